@@ -1,0 +1,17 @@
+# Zimmer: the two commands that matter are `make up` (run it) and `make test` (prove it).
+.PHONY: up down test bench build lint
+
+up:      ## start Neo4j, Redis, zimmer serve and zimmer worker; print URL, API key, logs
+	@bash devtools/up.sh
+
+down:    ## stop everything `make up` started (data is kept in .zimmer/)
+	@bash devtools/down.sh
+
+test:    ## start test Neo4j/Redis on test ports, lint, run every test
+	@bash devtools/test.sh
+
+bench:   ## benchmarks against the test Neo4j/Redis (see README)
+	@bash devtools/bench.sh
+
+build:
+	go build -o .zimmer/bin/zimmer ./cmd/zimmer

@@ -1,0 +1,270 @@
+// Package catalog loads what sessions can be built from: agent roots (roots.json), MCP servers
+// (mcp.json), skills, hooks, plugins, goals and each runtime's models.
+package catalog
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+)
+
+//go:embed default/*.json
+var defaultFS embed.FS
+
+// Root is one agent root: a repository and the defaults a session started on it takes.
+type Root struct {
+	Name              string   `json:"name"`
+	DisplayName       string   `json:"display_name"`
+	Description       string   `json:"description"`
+	URL               string   `json:"url"`
+	DefaultBranch     string   `json:"default_branch"`
+	Subdirectory      string   `json:"subdirectory,omitempty"`
+	UserInvocable     *bool    `json:"user_invocable,omitempty"`
+	DefaultGoal       string   `json:"default_goal,omitempty"`
+	DefaultRuntime    string   `json:"default_runtime,omitempty"`
+	DefaultModel      string   `json:"default_model,omitempty"`
+	DefaultInRoots    []string `json:"default_in_roots,omitempty"`
+	DefaultMCPServers []string `json:"-"` // computed by inverting each artifact's default_in_roots
+	DefaultSkills     []string `json:"-"`
+	DefaultHooks      []string `json:"-"`
+	DefaultPlugins    []string `json:"-"`
+	SubagentRoots     []string `json:"-"`
+}
+
+// Artifact is a catalog entry of any kind; only the fields Zimmer reads are typed.
+type Artifact struct {
+	Name           string         `json:"-"`
+	Title          string         `json:"title"`
+	Description    string         `json:"description"`
+	DefaultInRoots []string       `json:"default_in_roots"`
+	Raw            map[string]any `json:"-"`
+}
+
+// Model is one model a runtime can run.
+type Model struct {
+	ID            string `json:"id"`
+	Label         string `json:"label"`
+	Default       bool   `json:"default"`
+	RequiresOAuth bool   `json:"requires_oauth"`
+}
+
+// Runtime is an agent CLI Zimmer can drive, with its models.
+type Runtime struct {
+	Label  string  `json:"label"`
+	Models []Model `json:"models"`
+}
+
+// Goal is a named definition of done.
+type Goal struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Catalog is the loaded, cross-referenced catalog. It is read-only after Load.
+type Catalog struct {
+	Roots      map[string]*Root
+	MCPServers map[string]*Artifact
+	Skills     map[string]*Artifact
+	Hooks      map[string]*Artifact
+	Plugins    map[string]*Artifact
+	Runtimes   map[string]Runtime
+	Goals      []Goal
+	Warnings   []string // dangling references dropped while loading
+}
+
+// ErrInvalid wraps every catalog file that cannot be used.
+var ErrInvalid = errors.New("invalid catalog")
+
+// Load reads the catalog from dir, or the catalog built into the binary when dir is empty.
+// Files other than roots.json may be absent (an empty catalog of that kind).
+func Load(dir string) (*Catalog, error) {
+	var fsys fs.FS
+	if dir == "" {
+		sub, err := fs.Sub(defaultFS, "default")
+		if err != nil {
+			return nil, fmt.Errorf("open built-in catalog: %w", err)
+		}
+		fsys = sub
+	} else {
+		fsys = os.DirFS(dir)
+	}
+	c := &Catalog{}
+	var roots map[string]*Root
+	if err := readJSON(fsys, "roots.json", true, &roots); err != nil {
+		return nil, err
+	}
+	c.Roots = roots
+	for name, r := range c.Roots {
+		r.Name = name
+		if r.DefaultBranch == "" {
+			r.DefaultBranch = "main"
+		}
+	}
+	var err error
+	if c.MCPServers, err = readArtifacts(fsys, "mcp.json"); err != nil {
+		return nil, err
+	}
+	if c.Skills, err = readArtifacts(fsys, "skills.json"); err != nil {
+		return nil, err
+	}
+	if c.Hooks, err = readArtifacts(fsys, "hooks.json"); err != nil {
+		return nil, err
+	}
+	if c.Plugins, err = readArtifacts(fsys, "plugins.json"); err != nil {
+		return nil, err
+	}
+	if err := readJSON(fsys, "runtimes.json", true, &c.Runtimes); err != nil {
+		return nil, err
+	}
+	if err := readJSON(fsys, "goals.json", false, &c.Goals); err != nil {
+		return nil, err
+	}
+	c.invertDefaults()
+	return c, nil
+}
+
+func readJSON(fsys fs.FS, name string, required bool, into any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w: read %s: %v", ErrInvalid, name, err)
+	}
+	if err := json.Unmarshal(b, into); err != nil {
+		return fmt.Errorf("%w: parse %s: %v", ErrInvalid, name, err)
+	}
+	return nil
+}
+
+func readArtifacts(fsys fs.FS, name string) (map[string]*Artifact, error) {
+	var raw map[string]json.RawMessage
+	if err := readJSON(fsys, name, false, &raw); err != nil {
+		return nil, err
+	}
+	out := map[string]*Artifact{}
+	for id, msg := range raw {
+		if strings.HasPrefix(id, "$") { // "$schema"
+			continue
+		}
+		a := &Artifact{Name: id}
+		if err := json.Unmarshal(msg, a); err != nil {
+			return nil, fmt.Errorf("%w: %s entry %q: %v", ErrInvalid, name, id, err)
+		}
+		if err := json.Unmarshal(msg, &a.Raw); err != nil {
+			return nil, fmt.Errorf("%w: %s entry %q: %v", ErrInvalid, name, id, err)
+		}
+		if a.Title == "" {
+			a.Title = id
+		}
+		out[id] = a
+	}
+	return out, nil
+}
+
+// invertDefaults computes each root's default lists from the artifacts' default_in_roots, the
+// way the original's resolver does; "*" means every root, and a root never becomes its own subagent.
+func (c *Catalog) invertDefaults() {
+	assign := func(kind string, arts map[string]*Artifact, add func(*Root, string)) {
+		for _, id := range sortedKeys(arts) {
+			for _, target := range arts[id].DefaultInRoots {
+				c.eachTarget(kind, id, target, func(r *Root) { add(r, id) })
+			}
+		}
+	}
+	assign("mcp server", c.MCPServers, func(r *Root, id string) { r.DefaultMCPServers = append(r.DefaultMCPServers, id) })
+	assign("skill", c.Skills, func(r *Root, id string) { r.DefaultSkills = append(r.DefaultSkills, id) })
+	assign("hook", c.Hooks, func(r *Root, id string) { r.DefaultHooks = append(r.DefaultHooks, id) })
+	assign("plugin", c.Plugins, func(r *Root, id string) { r.DefaultPlugins = append(r.DefaultPlugins, id) })
+	for _, name := range sortedKeys(c.Roots) {
+		for _, target := range c.Roots[name].DefaultInRoots {
+			c.eachTarget("root", name, target, func(r *Root) {
+				if r.Name != name {
+					r.SubagentRoots = append(r.SubagentRoots, name)
+				}
+			})
+		}
+	}
+}
+
+func (c *Catalog) eachTarget(kind, id, target string, fn func(*Root)) {
+	if target == "*" {
+		for _, name := range sortedKeys(c.Roots) {
+			fn(c.Roots[name])
+		}
+		return
+	}
+	r, ok := c.Roots[target]
+	if !ok {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s %q names unknown root %q in default_in_roots; dropped", kind, id, target))
+		return
+	}
+	fn(r)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Unknown returns the ids in want that are not keys of have, in order.
+func Unknown(want []string, have map[string]*Artifact) []string {
+	var missing []string
+	for _, id := range want {
+		if _, ok := have[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// IDs returns the sorted ids of a kind, for error messages that list the valid ones.
+func IDs(have map[string]*Artifact) []string { return sortedKeys(have) }
+
+// RuntimeNames returns the registered runtimes, sorted.
+func (c *Catalog) RuntimeNames() []string { return sortedKeys(c.Runtimes) }
+
+// DefaultModel is the runtime's default model id, or "" for an unknown runtime.
+func (c *Catalog) DefaultModel(runtime string) string {
+	for _, m := range c.Runtimes[runtime].Models {
+		if m.Default {
+			return m.ID
+		}
+	}
+	return ""
+}
+
+// ModelIDs lists a runtime's model ids in catalog order.
+func (c *Catalog) ModelIDs(runtime string) []string {
+	var ids []string
+	for _, m := range c.Runtimes[runtime].Models {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+// HasModel reports whether the runtime offers the model.
+func (c *Catalog) HasModel(runtime, model string) bool {
+	return slices.Contains(c.ModelIDs(runtime), model)
+}
+
+// ResolveGoal turns a goal id into its description; free text passes through unchanged.
+func (c *Catalog) ResolveGoal(goal string) string {
+	for _, g := range c.Goals {
+		if g.ID == goal {
+			return g.Description
+		}
+	}
+	return goal
+}

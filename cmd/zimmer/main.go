@@ -1,0 +1,149 @@
+// Command zimmer is the orchestrator's one binary: `serve` runs the HTTP API, `worker` runs the
+// job lanes, `migrate` applies the graph schema.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/config"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+const usage = `usage: zimmer <command>
+
+commands:
+  serve     run the HTTP API (REST, health, metrics); applies the schema first
+  worker    run the background job lanes
+  migrate   apply the graph schema (constraints, indexes, id sequences) and exit
+
+Configuration comes from the environment; see README.md.`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1], os.Getenv, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "zimmer:", err)
+		os.Exit(1)
+	}
+}
+
+// run executes one subcommand until ctx is cancelled.
+func run(ctx context.Context, cmd string, getenv func(string) string, stderr io.Writer) error {
+	switch cmd {
+	case "serve", "worker", "migrate":
+	case "-h", "--help", "help":
+		fmt.Fprintln(stderr, usage)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+	}
+	cfg, err := config.Load(getenv, cmd == "serve")
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr).With("process", cmd)
+	m := metrics.New()
+	store, err := graph.Open(ctx, graph.Options{URI: cfg.Neo4jURI, User: cfg.Neo4jUser, Password: cfg.Neo4jPassword,
+		Logger: log, Observer: m}, 60*time.Second)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	switch cmd {
+	case "migrate":
+		n, err := store.Migrate(ctx)
+		if err == nil {
+			log.Info("schema applied", "statements", n)
+		}
+		return err
+	case "serve":
+		return serve(ctx, cfg, log, m, store)
+	default:
+		return work(ctx, cfg, log, m)
+	}
+}
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics, store *graph.Store) error {
+	if _, err := store.Migrate(ctx); err != nil {
+		return err
+	}
+	cat, err := catalog.Load(cfg.CatalogDir)
+	if err != nil {
+		return err
+	}
+	for _, w := range cat.Warnings {
+		log.Warn("catalog", "warning", w)
+	}
+	queue, err := jobs.OpenQueue(cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer queue.Close()
+	ops := orchestrator.New(store, queue, cat, log, nil)
+	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys})
+	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", cfg.Neo4jURI, "redis", cfg.RedisURL)
+	return listen(ctx, cfg, log, &http.Server{Addr: cfg.HTTPAddr, Handler: engine, ReadHeaderTimeout: 10 * time.Second})
+}
+
+func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics) error {
+	queue, err := jobs.OpenQueue(cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer queue.Close()
+	if err := queue.Ping(ctx); err != nil {
+		return fmt.Errorf("%w (start Redis with `make up`, or set REDIS_URL)", err)
+	}
+	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })
+	srv := &http.Server{Addr: cfg.WorkerAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- listen(ctx, cfg, log, srv) }()
+	log.Info("worker running", "metrics_addr", cfg.WorkerAddr)
+	return errors.Join(w.Run(ctx), <-errc)
+}
+
+// listen serves until ctx ends, then drains in-flight requests within the grace period.
+func listen(ctx context.Context, cfg config.Config, log *slog.Logger, srv *http.Server) error {
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("listen on %s: %w", srv.Addr, err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "addr", srv.Addr)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

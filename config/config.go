@@ -1,0 +1,132 @@
+// Package config reads Zimmer's configuration from the environment, once, into one validated struct.
+package config
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is every setting the binary reads. It is built once in main and passed down.
+type Config struct {
+	HTTPAddr      string   // ZIMMER_HTTP_ADDR
+	WorkerAddr    string   // ZIMMER_WORKER_METRICS_ADDR: the worker's /metrics and /up listener
+	APIKeys       []string // API_KEYS, comma-separated
+	Neo4jURI      string   // NEO4J_URI
+	Neo4jUser     string   // NEO4J_USER
+	Neo4jPassword string   // NEO4J_PASSWORD
+	RedisURL      string   // REDIS_URL
+	DataDir       string   // ZIMMER_DATA_DIR
+	CatalogDir    string   // ZIMMER_CATALOG_DIR; empty means the catalog built into the binary
+	PublicURL     string   // ZIMMER_PUBLIC_URL
+	AdminUser     string   // ZIMMER_ADMIN_USER
+	ClaudeBin     string   // ZIMMER_CLAUDE_BIN
+	CodexBin      string   // ZIMMER_CODEX_BIN
+	PiBin         string   // ZIMMER_PI_BIN
+	LogLevel      string   // ZIMMER_LOG_LEVEL: debug, info, warn, error
+	LogFormat     string   // ZIMMER_LOG_FORMAT: text or json
+	ShutdownGrace time.Duration
+}
+
+// Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
+var Variables = []string{
+	"ZIMMER_HTTP_ADDR", "ZIMMER_WORKER_METRICS_ADDR", "API_KEYS", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "REDIS_URL",
+	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
+	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
+}
+
+// ErrInvalid marks a configuration error; the message names the variable and what to do.
+var ErrInvalid = errors.New("invalid configuration")
+
+// Load builds a Config from getenv (os.Getenv in production) and validates it.
+// requireKeys is false for commands that serve no API (migrate, worker).
+func Load(getenv func(string) string, requireKeys bool) (Config, error) {
+	c := Config{
+		HTTPAddr:      cmp.Or(getenv("ZIMMER_HTTP_ADDR"), "127.0.0.1:8080"),
+		WorkerAddr:    cmp.Or(getenv("ZIMMER_WORKER_METRICS_ADDR"), "127.0.0.1:9091"),
+		APIKeys:       splitKeys(getenv("API_KEYS")),
+		Neo4jURI:      cmp.Or(getenv("NEO4J_URI"), "bolt://127.0.0.1:7687"),
+		Neo4jUser:     getenv("NEO4J_USER"),
+		Neo4jPassword: getenv("NEO4J_PASSWORD"),
+		RedisURL:      cmp.Or(getenv("REDIS_URL"), "redis://127.0.0.1:6379/0"),
+		DataDir:       cmp.Or(getenv("ZIMMER_DATA_DIR"), "./.zimmer"),
+		CatalogDir:    getenv("ZIMMER_CATALOG_DIR"),
+		AdminUser:     cmp.Or(getenv("ZIMMER_ADMIN_USER"), "tadasant"),
+		ClaudeBin:     cmp.Or(getenv("ZIMMER_CLAUDE_BIN"), "claude"),
+		CodexBin:      cmp.Or(getenv("ZIMMER_CODEX_BIN"), "codex"),
+		PiBin:         cmp.Or(getenv("ZIMMER_PI_BIN"), "pi"),
+		LogLevel:      cmp.Or(getenv("ZIMMER_LOG_LEVEL"), "info"),
+		LogFormat:     cmp.Or(getenv("ZIMMER_LOG_FORMAT"), "text"),
+		ShutdownGrace: 20 * time.Second,
+	}
+	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
+	return c, c.validate(requireKeys)
+}
+
+func splitKeys(s string) []string {
+	var keys []string
+	for k := range strings.SplitSeq(s, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func (c Config) validate(requireKeys bool) error {
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+		bad("ZIMMER_HTTP_ADDR=%q is not host:port (e.g. 127.0.0.1:8080)", c.HTTPAddr)
+	}
+	if _, _, err := net.SplitHostPort(c.WorkerAddr); err != nil {
+		bad("ZIMMER_WORKER_METRICS_ADDR=%q is not host:port (e.g. 127.0.0.1:9091)", c.WorkerAddr)
+	}
+	if requireKeys && len(c.APIKeys) == 0 {
+		bad("API_KEYS is empty: set at least one key (comma-separated); `make up` generates one into .zimmer/dev.env")
+	}
+	for _, k := range c.APIKeys {
+		if len(k) < 16 {
+			bad("API_KEYS holds a key of %d characters: use keys of at least 16 characters", len(k))
+			break
+		}
+	}
+	checkURL(bad, "NEO4J_URI", c.Neo4jURI, "bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc")
+	checkURL(bad, "REDIS_URL", c.RedisURL, "redis", "rediss")
+	checkURL(bad, "ZIMMER_PUBLIC_URL", c.PublicURL, "http", "https")
+	if (c.Neo4jUser == "") != (c.Neo4jPassword == "") {
+		bad("NEO4J_USER and NEO4J_PASSWORD must be set together (or both left unset for no auth)")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("ZIMMER_LOG_LEVEL=%q must be one of debug, info, warn, error", c.LogLevel)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		bad("ZIMMER_LOG_FORMAT=%q must be text or json", c.LogFormat)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func checkURL(bad func(string, ...any), name, raw string, schemes ...string) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		bad("%s=%q is not a URL with a host", name, raw)
+		return
+	}
+	for _, s := range schemes {
+		if u.Scheme == s {
+			return
+		}
+	}
+	bad("%s=%q must use one of the schemes %s", name, raw, strings.Join(schemes, ", "))
+}

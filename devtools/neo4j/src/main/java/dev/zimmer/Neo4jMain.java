@@ -1,0 +1,134 @@
+package dev.zimmer;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.connectors.HttpsConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.io.ByteUnit;
+
+/**
+ * Embedded Neo4j Community with a Bolt connector, for local dev and tests.
+ *
+ * <p>Env: NEO4J_HOME_DIR (required), NEO4J_BOLT_PORT (default 7687),
+ * NEO4J_PAGECACHE_MB (default 1024).
+ *
+ * <p>Prints {@code NEO4J_READY bolt://127.0.0.1:<port>} once a query has run on the default
+ * database, and {@code NEO4J_STOPPED} after a clean shutdown (SIGTERM/SIGINT).
+ */
+public final class Neo4jMain {
+    private static final String HOST = "127.0.0.1";
+
+    private Neo4jMain() {}
+
+    public static void main(String[] args) throws Exception {
+        String home = env("NEO4J_HOME_DIR", null);
+        if (home == null || home.isBlank()) {
+            System.err.println("NEO4J_HOME_DIR is required");
+            System.exit(2);
+        }
+        int port = intEnv("NEO4J_BOLT_PORT", 7687);
+        long pagecacheMb = intEnv("NEO4J_PAGECACHE_MB", 1024);
+        Path homeDir = Path.of(home).toAbsolutePath();
+
+        long t0 = System.nanoTime();
+        DatabaseManagementService dbms;
+        try {
+            dbms = new DatabaseManagementServiceBuilder(homeDir)
+                    .setConfig(BoltConnector.enabled, true)
+                    .setConfig(BoltConnector.listen_address, new SocketAddress(HOST, port))
+                    .setConfig(BoltConnector.advertised_address, new SocketAddress(HOST, port))
+                    .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
+                    .setConfig(HttpConnector.enabled, false)
+                    .setConfig(HttpsConnector.enabled, false)
+                    .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                    .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecacheMb))
+                    .setConfig(GraphDatabaseSettings.keep_logical_logs, "100M size")
+                    // Default is 256 MiB per tx log file, preallocated, for each of system + neo4j
+                    // (~512 MiB per fresh home dir); 32 MiB keeps test dirs small.
+                    .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, ByteUnit.mebiBytes(32))
+                    .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(60))
+                    .setConfig(GraphDatabaseSettings.log_queries, GraphDatabaseSettings.LogQueryLevel.OFF)
+                    .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                    // Netty's graceful-shutdown quiet period (default 5 s) runs after the databases
+                    // are already checkpointed and closed; it only delays process exit.
+                    .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+                    .build();
+        } catch (Throwable t) {
+            System.err.println("NEO4J_FAILED: " + t);
+            t.printStackTrace();
+            System.exit(1);
+            return;
+        }
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean shutdownStarted = new AtomicBoolean();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!shutdownStarted.compareAndSet(false, true)) {
+                return;
+            }
+            System.out.println("NEO4J_STOPPING");
+            System.out.flush();
+            try {
+                dbms.shutdown();
+                System.out.println("NEO4J_STOPPED");
+            } catch (Throwable t) {
+                System.out.println("NEO4J_STOP_FAILED: " + t);
+                t.printStackTrace(System.out);
+            } finally {
+                System.out.flush();
+                stopped.countDown();
+            }
+        }, "neo4j-shutdown"));
+
+        try {
+            GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
+            try (Transaction tx = db.beginTx()) {
+                tx.execute("RETURN 1").close();
+                tx.commit();
+            }
+        } catch (Throwable t) {
+            System.err.println("NEO4J_FAILED: readiness query failed: " + t);
+            t.printStackTrace();
+            System.exit(1);
+        }
+
+        long ms = Duration.ofNanos(System.nanoTime() - t0).toMillis();
+        System.out.println("neo4j " + org.neo4j.kernel.internal.Version.getNeo4jVersion()
+                + " started in " + ms + " ms (home " + homeDir + ", pagecache " + pagecacheMb + " MB)");
+        System.out.println("NEO4J_READY bolt://" + HOST + ":" + port);
+        System.out.flush();
+
+        // Block until the shutdown hook has run (JVM exit on SIGTERM/SIGINT).
+        stopped.await();
+    }
+
+    private static String env(String name, String dflt) {
+        String v = System.getenv(name);
+        return (v == null || v.isBlank()) ? dflt : v.trim();
+    }
+
+    private static int intEnv(String name, int dflt) {
+        String v = env(name, null);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            System.err.println(name + " must be an integer, got '" + v + "'");
+            System.exit(2);
+            return dflt;
+        }
+    }
+}

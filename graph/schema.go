@@ -1,0 +1,35 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+)
+
+// Migrate creates every constraint, index and id sequence; it is idempotent and runs at every
+// `zimmer serve` start as well as from `zimmer migrate`. It returns the statements it ran.
+func (s *Store) Migrate(ctx context.Context) (int, error) {
+	stmts := queries.SchemaStatements()
+	for _, stmt := range stmts {
+		// Schema commands cannot share a transaction with anything else: one auto-commit each.
+		if _, err := neo4j.ExecuteQuery(ctx, s.driver, stmt, nil, neo4j.EagerResultTransformer); err != nil {
+			return 0, fmt.Errorf("migrate %q: %w", stmt, err)
+		}
+	}
+	if _, err := neo4j.ExecuteQuery(ctx, s.driver, "CALL db.awaitIndexes(60)", nil, neo4j.EagerResultTransformer); err != nil {
+		return 0, fmt.Errorf("migrate: wait for indexes: %w", err)
+	}
+	_, err := write(ctx, s, "ensure_counters", func(tx txn) (struct{}, error) {
+		_, err := tx.collect("ensure_counters", queries.EnsureCounters, map[string]any{
+			"names": []string{"session", "enqueued_message", "category"},
+		})
+		return struct{}{}, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	return len(stmts) + 1, nil
+}

@@ -1,0 +1,180 @@
+// Package graph is Zimmer's system of record: it reads and writes sessions and their lineage in
+// Neo4j, one transaction per domain operation. It is the only package that imports the driver.
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+
+	"github.com/zimmerhq/zimmer/queries"
+)
+
+// Sentinel errors callers branch on; every error out of this package wraps one of them or is
+// an infrastructure failure.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("conflict")
+	ErrCycle    = errors.New("would create a cycle")
+	ErrInvalid  = errors.New("invalid")
+)
+
+// Observer receives the latency of every statement by name; metrics implement it.
+type Observer interface {
+	ObserveStatement(name string, d time.Duration, err error)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) ObserveStatement(string, time.Duration, error) {}
+
+// Options configure a Store.
+type Options struct {
+	URI, User, Password string
+	Logger              *slog.Logger
+	Observer            Observer
+	Now                 func() time.Time
+}
+
+// Store is the graph store. It is safe for concurrent use.
+type Store struct {
+	driver neo4j.DriverWithContext
+	log    *slog.Logger
+	obs    Observer
+	now    func() time.Time
+}
+
+// Open connects to Neo4j and waits (up to wait) for it to answer, so a store that is still
+// booting is not an error at start.
+func Open(ctx context.Context, o Options, wait time.Duration) (*Store, error) {
+	auth := neo4j.NoAuth()
+	if o.User != "" {
+		auth = neo4j.BasicAuth(o.User, o.Password, "")
+	}
+	driver, err := neo4j.NewDriverWithContext(o.URI, auth, func(c *config.Config) {
+		c.MaxTransactionRetryTime = 15 * time.Second
+		c.MaxConnectionPoolSize = 100
+		c.ConnectionAcquisitionTimeout = 10 * time.Second
+		c.SocketConnectTimeout = 2 * time.Second
+	})
+	if err != nil {
+		return nil, fmt.Errorf("neo4j driver for %s: %w", o.URI, err)
+	}
+	s := &Store{driver: driver, log: o.Logger, obs: o.Observer, now: o.Now}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.obs == nil {
+		s.obs = nopObserver{}
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err = driver.VerifyConnectivity(ctx)
+		if err == nil {
+			return s, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			_ = driver.Close(context.Background())
+			return nil, fmt.Errorf("neo4j at %s did not answer within %s (start it with `make up`, or set NEO4J_URI): %w", o.URI, wait, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// Close releases the driver's connections.
+func (s *Store) Close(ctx context.Context) error { return s.driver.Close(ctx) }
+
+// Ping proves the database answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	_, err := read(ctx, s, "ping", func(tx txn) (struct{}, error) {
+		_, err := tx.single("ping", queries.Ping, nil)
+		return struct{}{}, err
+	})
+	return err
+}
+
+// runner is what statement helpers need; both managed and explicit transactions satisfy it.
+type runner interface {
+	Run(ctx context.Context, cypher string, params map[string]any) (neo4j.ResultWithContext, error)
+}
+
+// txn is one open transaction as the statement helpers see it: named statements, timed.
+type txn struct {
+	ctx context.Context
+	r   runner
+	obs Observer
+}
+
+const txTimeout = 30 * time.Second
+
+// write runs fn in one managed write transaction; the driver may call fn more than once, so fn
+// must have no effect outside the database.
+func write[T any](ctx context.Context, s *Store, op string, fn func(txn) (T, error)) (T, error) {
+	return execute(ctx, s, op, neo4j.AccessModeWrite, fn)
+}
+
+// read runs fn in one managed read transaction.
+func read[T any](ctx context.Context, s *Store, op string, fn func(txn) (T, error)) (T, error) {
+	return execute(ctx, s, op, neo4j.AccessModeRead, fn)
+}
+
+func execute[T any](ctx context.Context, s *Store, op string, mode neo4j.AccessMode, fn func(txn) (T, error)) (T, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode})
+	defer sess.Close(context.Background())
+	work := func(tx neo4j.ManagedTransaction) (T, error) { return fn(txn{ctx: ctx, r: tx, obs: s.obs}) }
+	cfg := []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(txTimeout), neo4j.WithTxMetadata(map[string]any{"op": op})}
+	var (
+		out T
+		err error
+	)
+	if mode == neo4j.AccessModeWrite {
+		out, err = neo4j.ExecuteWrite(ctx, sess, work, cfg...)
+	} else {
+		out, err = neo4j.ExecuteRead(ctx, sess, work, cfg...)
+	}
+	return out, translate(err)
+}
+
+// collect runs one named statement and returns all its records.
+func (t txn) collect(name, cypher string, params map[string]any) ([]*neo4j.Record, error) {
+	start := time.Now()
+	res, err := t.r.Run(t.ctx, cypher, params)
+	var recs []*neo4j.Record
+	if err == nil {
+		recs, err = res.Collect(t.ctx)
+	}
+	t.obs.ObserveStatement(name, time.Since(start), err)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return recs, nil
+}
+
+// single runs a statement expected to return at most one record; no record is ErrNotFound.
+func (t txn) single(name, cypher string, params map[string]any) (*neo4j.Record, error) {
+	recs, err := t.collect(name, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: %w", name, ErrNotFound)
+	}
+	return recs[0], nil
+}
+
+// translate maps driver failures onto the package's sentinels, once, at the boundary.
+func translate(err error) error {
+	var ne *neo4j.Neo4jError
+	if errors.As(err, &ne) && ne.Code == "Neo.ClientError.Schema.ConstraintValidationFailed" {
+		return fmt.Errorf("%w: %s", ErrConflict, ne.Msg)
+	}
+	return err
+}

@@ -1,0 +1,131 @@
+// Package handlers builds Zimmer's HTTP surface: the Gin engine, its middleware (logging,
+// metrics, recovery, auth), health and metrics endpoints, and the transports mounted on it.
+package handlers
+
+import (
+	"crypto/sha256"
+	"io"
+	"crypto/subtle"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/zimmerhq/zimmer/handlers/rest"
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// Deps are what the HTTP surface needs.
+type Deps struct {
+	Ops     *orchestrator.Service
+	Metrics *metrics.Metrics
+	Log     *slog.Logger
+	APIKeys []string
+}
+
+// New returns the engine with every route mounted.
+func New(d Deps) *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.ContextWithFallback = true
+	r.Use(observe(d.Log, d.Metrics), recoverJSON(d.Log))
+	r.GET("/up", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/up/deep", deepHealth(d.Ops))
+	r.GET("/metrics", gin.WrapH(d.Metrics.Handler()))
+	api := r.Group("/api/v1", RequireAPIKey(d.APIKeys))
+	rest.Mount(api, rest.New(d.Ops, d.Log, d.Metrics))
+	r.NoRoute(func(c *gin.Context) {
+		c.JSON(http.StatusNotFound, gin.H{"error": "Not Found", "message": "No route matches " + c.Request.Method + " " + c.Request.URL.Path})
+	})
+	r.NoMethod(func(c *gin.Context) {
+		c.JSON(http.StatusMethodNotAllowed, gin.H{"error": "Method Not Allowed", "message": c.Request.Method + " is not supported on " + c.Request.URL.Path})
+	})
+	return r
+}
+
+// RequireAPIKey admits a request carrying one of keys in X-API-Key or Authorization: Bearer.
+// Keys are compared by SHA-256 digest in constant time, so neither content nor length leaks.
+func RequireAPIKey(keys []string) gin.HandlerFunc {
+	digests := make([][32]byte, len(keys))
+	for i, k := range keys {
+		digests[i] = sha256.Sum256([]byte(k))
+	}
+	return func(c *gin.Context) {
+		given := c.GetHeader("X-API-Key")
+		if given == "" {
+			if auth := c.GetHeader("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+				given = strings.TrimSpace(auth[7:])
+			}
+		}
+		d := sha256.Sum256([]byte(given))
+		ok := 0
+		for _, k := range digests {
+			ok |= subtle.ConstantTimeCompare(d[:], k[:])
+		}
+		if given == "" || ok != 1 {
+			c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "Unauthorized", "message": "Invalid or missing API key"})
+			return
+		}
+		c.Next()
+	}
+}
+
+func deepHealth(ops *orchestrator.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		checks := gin.H{}
+		failed := []string{}
+		results := ops.Health(c.Request.Context())
+		for _, name := range []string{"neo4j", "redis"} {
+			if err := results[name]; err != nil {
+				failed = append(failed, name)
+				checks[name] = err.Error()
+			} else {
+				checks[name] = "ok"
+			}
+		}
+		if len(failed) > 0 {
+			c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "failed": failed, "checks": checks})
+			return
+		}
+		c.JSON(http.StatusOK, gin.H{"status": "ok", "checks": checks})
+	}
+}
+
+// observe logs every request once and counts it by route template (never the raw path, whose
+// ids would explode the label set).
+func observe(log *slog.Logger, m *metrics.Metrics) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		route := c.FullPath()
+		if route == "" {
+			route = "unmatched"
+		}
+		status := c.Writer.Status()
+		m.HTTPRequests.WithLabelValues(c.Request.Method, route, strconv.Itoa(status)).Inc()
+		m.HTTPDuration.WithLabelValues(c.Request.Method, route).Observe(time.Since(start).Seconds())
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		attrs := []any{"method", c.Request.Method, "route", route, "path", c.Request.URL.Path, "status", status,
+			"duration_ms", time.Since(start).Milliseconds()}
+		if len(c.Errors) > 0 {
+			attrs = append(attrs, "err", c.Errors.String())
+		}
+		log.Log(c.Request.Context(), level, "http request", attrs...)
+	}
+}
+
+// recoverJSON turns a panic into a logged 500 with the JSON error shape.
+func recoverJSON(log *slog.Logger) gin.HandlerFunc {
+	return gin.CustomRecoveryWithWriter(io.Discard, func(c *gin.Context, err any) {
+		log.Error("panic serving request", "path", c.Request.URL.Path, "panic", err)
+		c.AbortWithStatusJSON(http.StatusInternalServerError, gin.H{"error": "Internal Server Error", "message": "The server failed unexpectedly; the error was logged."})
+	})
+}

@@ -1,0 +1,84 @@
+// Package rest is the /api/v1 JSON transport: it decodes requests, calls the shared operations
+// and renders the original's response shapes and error bodies.
+package rest
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// Handler serves the REST routes.
+type Handler struct {
+	ops     *orchestrator.Service
+	log     *slog.Logger
+	metrics *metrics.Metrics
+}
+
+// New builds the REST handler.
+func New(ops *orchestrator.Service, log *slog.Logger, m *metrics.Metrics) *Handler {
+	return &Handler{ops: ops, log: log, metrics: m}
+}
+
+// Route is one REST route; Routes is the table Mount installs and tests enumerate.
+type Route struct {
+	Method, Path string
+	Handle       func(*Handler, *gin.Context) error
+}
+
+// Routes lists every /api/v1 route.
+var Routes = []Route{
+	{http.MethodGet, "/sessions", (*Handler).listSessions},
+	{http.MethodPost, "/sessions", (*Handler).createSession},
+	{http.MethodGet, "/sessions/:id", (*Handler).showSession},
+	{http.MethodPatch, "/sessions/:id", (*Handler).updateSession},
+	{http.MethodDelete, "/sessions/:id", (*Handler).deleteSession},
+	{http.MethodPost, "/sessions/:id/archive", (*Handler).archiveSession},
+	{http.MethodPost, "/sessions/:id/unarchive", (*Handler).unarchiveSession},
+	{http.MethodPatch, "/sessions/:id/notes", (*Handler).updateNotes},
+}
+
+// Mount installs every route on g (which carries the auth middleware).
+func Mount(g *gin.RouterGroup, h *Handler) {
+	for _, r := range Routes {
+		g.Handle(r.Method, r.Path, h.adapt(r.Handle))
+	}
+}
+
+// adapt turns a handler's error into the JSON error body; the status comes from one table.
+func (h *Handler) adapt(fn func(*Handler, *gin.Context) error) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		err := fn(h, c)
+		if err == nil {
+			return
+		}
+		status, label, messages := classify(err)
+		if status >= 500 {
+			_ = c.Error(err)
+			messages = []string{"The server failed to handle the request; the error was logged."}
+		}
+		c.JSON(status, gin.H{"error": label, "message": strings.Join(messages, ", "), "messages": messages})
+	}
+}
+
+func classify(err error) (int, string, []string) {
+	var re *requestError
+	var ve *orchestrator.ValidationError
+	switch {
+	case errors.As(err, &re):
+		return re.status, re.label, re.messages
+	case errors.As(err, &ve):
+		return http.StatusUnprocessableEntity, ve.Label, ve.Messages
+	case errors.Is(err, orchestrator.ErrNotFound):
+		return http.StatusNotFound, "Not Found", []string{"Session not found"}
+	case errors.Is(err, orchestrator.ErrConflict):
+		return http.StatusConflict, "Conflict", []string{err.Error()}
+	}
+	return http.StatusInternalServerError, "Internal Server Error", []string{err.Error()}
+}

@@ -1,0 +1,91 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+// Queue enqueues and inspects tasks. It is safe for concurrent use.
+type Queue struct {
+	client    *asynq.Client
+	inspector *asynq.Inspector
+	redis     redis.UniversalClient
+	conn      asynq.RedisConnOpt
+}
+
+// ErrDuplicate means a task with the same id is already queued or running.
+var ErrDuplicate = errors.New("task already queued")
+
+// OpenQueue connects to the Redis at url (redis://host:port/db).
+func OpenQueue(url string) (*Queue, error) {
+	conn, err := asynq.ParseRedisURI(url)
+	if err != nil {
+		return nil, fmt.Errorf("REDIS_URL %q: %w", url, err)
+	}
+	rc, ok := conn.MakeRedisClient().(redis.UniversalClient)
+	if !ok {
+		return nil, fmt.Errorf("REDIS_URL %q: unsupported connection kind", url)
+	}
+	return &Queue{client: asynq.NewClient(conn), inspector: asynq.NewInspector(conn), redis: rc, conn: conn}, nil
+}
+
+// Close releases the connections.
+func (q *Queue) Close() error {
+	return errors.Join(q.client.Close(), q.inspector.Close(), q.redis.Close())
+}
+
+// Ping proves Redis answers.
+func (q *Queue) Ping(ctx context.Context) error {
+	if err := q.redis.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis ping: %w", err)
+	}
+	return nil
+}
+
+// EnqueueRunSession queues one agent turn and returns the task id.
+func (q *Queue) EnqueueRunSession(ctx context.Context, p RunSession, taskID string) (string, error) {
+	task, err := NewRunSessionTask(p, taskID)
+	if err != nil {
+		return "", err
+	}
+	info, err := q.client.EnqueueContext(ctx, task)
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return taskID, fmt.Errorf("enqueue run of session %d: %w", p.SessionID, ErrDuplicate)
+	}
+	if err != nil {
+		return "", fmt.Errorf("enqueue run of session %d: %w", p.SessionID, err)
+	}
+	return info.ID, nil
+}
+
+// TaskQueued reports whether the task is still waiting or running in the lane.
+func (q *Queue) TaskQueued(ctx context.Context, lane, taskID string) (bool, error) {
+	info, err := q.inspector.GetTaskInfo(lane, taskID)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("inspect task %s: %w", taskID, err)
+	}
+	switch info.State {
+	case asynq.TaskStatePending, asynq.TaskStateActive, asynq.TaskStateScheduled, asynq.TaskStateRetry, asynq.TaskStateAggregating:
+		return true, nil
+	}
+	return false, nil
+}
+
+// Pending lists the ids of the tasks waiting in a lane (newest last), up to limit.
+func (q *Queue) Pending(lane string, limit int) ([]*asynq.TaskInfo, error) {
+	tasks, err := q.inspector.ListPendingTasks(lane, asynq.PageSize(limit))
+	if errors.Is(err, asynq.ErrQueueNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list pending tasks of %s: %w", lane, err)
+	}
+	return tasks, nil
+}

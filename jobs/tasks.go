@@ -1,0 +1,53 @@
+// Package jobs defines Zimmer's background work on Asynq: task types with typed payloads, the
+// queue client the API enqueues through, and the worker that serves each lane.
+package jobs
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/hibiken/asynq"
+)
+
+// Lanes are the Asynq queues, each served with its own concurrency so one kind of work cannot
+// starve another.
+const (
+	LaneAgents      = "agents"
+	LaneTriggers    = "triggers"
+	LanePollers     = "pollers"
+	LaneInference   = "inference"
+	LaneMaintenance = "maintenance"
+	LaneDefault     = "default"
+)
+
+// LaneConcurrency is each lane's worker count in one `zimmer worker` process.
+var LaneConcurrency = map[string]int{
+	LaneAgents: 20, LaneTriggers: 5, LanePollers: 3, LaneInference: 4, LaneMaintenance: 2, LaneDefault: 5,
+}
+
+// TypeRunSession runs one agent turn of a session.
+const TypeRunSession = "session:run"
+
+// RunSession is the payload of TypeRunSession.
+type RunSession struct {
+	SessionID int64  `json:"session_id"`
+	Prompt    string `json:"prompt"`
+	Reason    string `json:"reason"` // start, follow_up, drain, recovery
+}
+
+// RunSessionTaskID is the deterministic id of a session's first run, so a replayed enqueue of
+// the same start is refused by Asynq instead of running the agent twice.
+func RunSessionTaskID(sessionID int64, reason string) string {
+	return "session-" + strconv.FormatInt(sessionID, 10) + "-" + reason
+}
+
+// NewRunSessionTask builds the task; agent runs are never retried automatically (recovery is
+// explicit) and have no deadline of Asynq's own.
+func NewRunSessionTask(p RunSession, taskID string) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode run-session payload: %w", err)
+	}
+	return asynq.NewTask(TypeRunSession, b, asynq.Queue(LaneAgents), asynq.TaskID(taskID), asynq.MaxRetry(0)), nil
+}

@@ -1,0 +1,45 @@
+// Package orchestrator holds the operations every surface shares — create, update, archive,
+// delete, follow up — so REST, MCP, the web UI and jobs behave identically. It calls graph for
+// storage and enqueues work through jobs; it knows nothing of HTTP or MCP.
+package orchestrator
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/zimmerhq/zimmer/graph"
+)
+
+// Sentinels callers branch on. Storage sentinels pass through from graph.
+var (
+	ErrInvalid  = errors.New("invalid request")
+	ErrNotFound = graph.ErrNotFound
+	ErrConflict = graph.ErrConflict
+)
+
+// ValidationError is bad input, with every problem found (not just the first) and a short label.
+type ValidationError struct {
+	Label    string // e.g. "Validation failed", "Invalid agent_root", "Cannot trash"
+	Messages []string
+}
+
+func (e *ValidationError) Error() string { return e.Label + ": " + strings.Join(e.Messages, ", ") }
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *ValidationError) Unwrap() error { return ErrInvalid }
+
+func invalid(label string, messages ...string) error {
+	return &ValidationError{Label: label, Messages: messages}
+}
+
+// problems collects validation messages.
+type problems []string
+
+func (p *problems) add(msg string) { *p = append(*p, msg) }
+
+func (p problems) err(label string) error {
+	if len(p) == 0 {
+		return nil
+	}
+	return &ValidationError{Label: label, Messages: p}
+}

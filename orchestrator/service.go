@@ -1,0 +1,54 @@
+package orchestrator
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/jobs"
+)
+
+// Queue is the part of the job queue the operations use.
+type Queue interface {
+	EnqueueRunSession(ctx context.Context, p jobs.RunSession, taskID string) (string, error)
+	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
+	Ping(ctx context.Context) error
+}
+
+// Service runs the shared operations. It is safe for concurrent use.
+type Service struct {
+	store   *graph.Store
+	queue   Queue
+	catalog *catalog.Catalog
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// New builds the service; now may be nil (wall clock).
+func New(store *graph.Store, queue Queue, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{store: store, queue: queue, catalog: cat, log: log, now: now}
+}
+
+// Catalog is the catalog the service validates against.
+func (s *Service) Catalog() *catalog.Catalog { return s.catalog }
+
+// Health pings every dependency with a short deadline and returns each one's error (nil when it
+// answered), keyed by name: neo4j, redis.
+func (s *Service) Health(ctx context.Context) map[string]error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	out := map[string]error{}
+	done := make(chan struct{}, 2)
+	var neo, red error
+	go func() { neo = s.store.Ping(ctx); done <- struct{}{} }()
+	go func() { red = s.queue.Ping(ctx); done <- struct{}{} }()
+	<-done
+	<-done
+	out["neo4j"], out["redis"] = neo, red
+	return out
+}

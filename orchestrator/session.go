@@ -1,0 +1,193 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// Get finds a session by slug or id.
+func (s *Service) Get(ctx context.Context, key string) (*session.Session, error) {
+	return s.store.GetSession(ctx, key)
+}
+
+// ListParams filter and page the session list; unknown filter values are ignored.
+type ListParams struct {
+	Status, AgentRuntime, PriorityClass, Genesis string
+	ShowArchived                                 bool
+	Page, PerPage                                int
+}
+
+// Page is one page of a listing.
+type Page struct {
+	Page, PerPage, TotalCount, TotalPages int
+}
+
+// Pagination bounds.
+const (
+	DefaultPerPage = 25
+	MaxPerPage     = 100
+)
+
+// List returns one page of sessions, newest first.
+func (s *Service) List(ctx context.Context, p ListParams) ([]*session.Session, Page, error) {
+	f := graph.SessionFilter{ShowArchived: p.ShowArchived, Page: max(p.Page, 1), PerPage: p.PerPage}
+	if f.PerPage < 1 || f.PerPage > MaxPerPage {
+		f.PerPage = DefaultPerPage
+	}
+	if session.Status(p.Status).Valid() {
+		f.Status = p.Status
+	}
+	if _, ok := s.catalog.Runtimes[p.AgentRuntime]; ok {
+		f.AgentRuntime = p.AgentRuntime
+	}
+	if session.Class(p.PriorityClass).Valid() {
+		f.PriorityClass = p.PriorityClass
+	}
+	if session.Genesis(p.Genesis).Valid() {
+		f.Genesis = p.Genesis
+	}
+	list, total, err := s.store.ListSessions(ctx, f)
+	if err != nil {
+		return nil, Page{}, err
+	}
+	return list, Page{Page: f.Page, PerPage: f.PerPage, TotalCount: total, TotalPages: (total + f.PerPage - 1) / f.PerPage}, nil
+}
+
+// Opt is an optional field of an update: Set says it was given; a nil Value means "set to null".
+type Opt[T any] struct {
+	Set   bool
+	Value *T
+}
+
+// UpdateParams are the fields PATCH /sessions/:id may change.
+type UpdateParams struct {
+	Title, Slug, Goal Opt[string]
+	SchedulingClass   Opt[string]
+	IsAutonomous      Opt[bool]
+	Precedence        Opt[int64]
+	CustomMetadata    Opt[map[string]any]
+}
+
+// Update changes the editable fields of a session. An empty goal clears it; a null
+// scheduling_class returns the session to its genesis default; custom_metadata is replaced.
+func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*session.Session, error) {
+	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+		var bad problems
+		if p.Title.Set {
+			u.Title = blankToNil(p.Title.Value)
+			delete(u.Metadata, "auto_generated_title")
+		}
+		if p.Slug.Set {
+			u.Slug = blankToNil(p.Slug.Value)
+		}
+		if p.Goal.Set {
+			u.Goal = blankToNil(p.Goal.Value)
+			if u.Goal != nil {
+				goal := s.catalog.ResolveGoal(*u.Goal)
+				u.Goal = &goal
+			}
+		}
+		if p.SchedulingClass.Set {
+			u.SchedulingClass = (*session.Class)(p.SchedulingClass.Value)
+		}
+		if p.IsAutonomous.Set {
+			if p.IsAutonomous.Value == nil {
+				bad.add("is_autonomous must be true or false")
+			} else {
+				u.IsAutonomous = *p.IsAutonomous.Value
+			}
+		}
+		if p.Precedence.Set {
+			if p.Precedence.Value == nil {
+				bad.add("precedence must be an integer")
+			} else {
+				u.Precedence = *p.Precedence.Value
+			}
+		}
+		if p.CustomMetadata.Set {
+			u.CustomMetadata = map[string]any{}
+			if p.CustomMetadata.Value != nil {
+				u.CustomMetadata = *p.CustomMetadata.Value
+			}
+		}
+		validateSession(u, &bad)
+		return bad.err("Validation failed")
+	})
+}
+
+// UpdateNotes replaces a session's notes; an empty string clears them.
+func (s *Service) UpdateNotes(ctx context.Context, key, notes string) (*session.Session, error) {
+	if len([]rune(notes)) > session.MaxNotes {
+		return nil, invalid("Too long", fmt.Sprintf("Session notes are too long (maximum is %d characters)", session.MaxNotes))
+	}
+	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+		u.SessionNotes = blankToNil(&notes)
+		now := s.now().UTC()
+		u.SessionNotesUpdatedAt = &now
+		return nil
+	})
+}
+
+// Delete hard-deletes a session and everything it owns.
+func (s *Service) Delete(ctx context.Context, key string) error {
+	_, err := s.store.DeleteSession(ctx, key)
+	return err
+}
+
+// ArchiveParams say who archives and whether to discard pending queued messages.
+type ArchiveParams struct {
+	Force bool
+	Actor string // e.g. "the REST API", "session #12 via the MCP API"
+}
+
+// Archive moves a session to the trash (restorable for session.TrashRetention).
+func (s *Service) Archive(ctx context.Context, key string, p ArchiveParams) (*session.Session, error) {
+	sess, err := s.transition(ctx, key, session.EventArchive, "Cannot trash", func(u *session.Session) {
+		now := s.now().UTC()
+		trash := now.Add(session.TrashRetention)
+		u.ArchivedAt, u.TrashAfter, u.RunningJobID = &now, &trash, nil
+	})
+	if err == nil {
+		s.log.Info("session archived", "session_id", sess.ID, "actor", p.Actor, "force", p.Force)
+	}
+	return sess, err
+}
+
+// Unarchive restores a trashed session to needs_input.
+func (s *Service) Unarchive(ctx context.Context, key string) (*session.Session, error) {
+	return s.transition(ctx, key, session.EventUnarchiveToNeedsInput, "Cannot restore", func(u *session.Session) {
+		u.TrashAfter = nil
+	})
+}
+
+// transition applies a lifecycle event under the session's lock; a refused event is a
+// ValidationError carrying label.
+func (s *Service) transition(ctx context.Context, key string, ev session.Event, label string, apply func(*session.Session)) (*session.Session, error) {
+	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+		to, _, err := session.Transition(u.Status, ev, session.Guard{
+			HasGitRoot:           u.GitRoot != "",
+			BlockedOnElicitation: u.Metadata["blocked_on_elicitation"] == true,
+		})
+		var te *session.TransitionError
+		if errors.As(err, &te) {
+			return invalid(label, te.Error())
+		}
+		if err != nil {
+			return err
+		}
+		u.Status = to
+		apply(u)
+		return nil
+	})
+}
+
+func blankToNil(v *string) *string {
+	if v == nil || *v == "" {
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,12 @@
+// DeleteSession: hard-delete a session with everything it owns; children keep their rows and
+// lose their parent pointer (SET NULL), uncle edges go with the node (CASCADE).
+// Params: $id. Returns: one row {deleted: bool}.
+OPTIONAL MATCH (s:Session {id: $id})
+OPTIONAL MATCH (child:Session {parent_session_id: $id})
+SET child.parent_session_id = null
+WITH s, count(child) AS _
+OPTIONAL MATCH (s)-[:HAS_MESSAGE|HAS_LOG]->(owned)
+DETACH DELETE owned
+WITH DISTINCT s
+DETACH DELETE s
+RETURN s IS NOT NULL AS deleted

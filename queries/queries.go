@@ -1,0 +1,111 @@
+// Package queries holds every Cypher statement Zimmer runs, one reviewed file per statement,
+// bound to a Go name at build time. Values are always $parameters, never spliced into text.
+package queries
+
+import (
+	"embed"
+	"strings"
+)
+
+// Files is every statement file, for the test that binds and EXPLAINs each one.
+//
+//go:embed *.cypher
+var Files embed.FS
+
+// Schema is the constraint and index list; see SchemaStatements.
+//
+//go:embed schema.cypher
+var Schema string
+
+// EnsureCounters creates the id sequences.
+//
+//go:embed ensure_counters.cypher
+var EnsureCounters string
+
+// LockSessionCounter serialises session creates.
+//
+//go:embed lock_session_counter.cypher
+var LockSessionCounter string
+
+// FindSessionByIdempotencyKey finds a replayed create.
+//
+//go:embed find_session_by_idempotency_key.cypher
+var FindSessionByIdempotencyKey string
+
+// TakenSlugs filters slug candidates.
+//
+//go:embed taken_slugs.cypher
+var TakenSlugs string
+
+// SessionExists checks an id.
+//
+//go:embed session_exists.cypher
+var SessionExists string
+
+// InsertSession creates a session node.
+//
+//go:embed insert_session.cypher
+var InsertSession string
+
+// LinkSpawnParent keeps the SPAWNED edge in step with the lineage parent.
+//
+//go:embed link_spawn_parent.cypher
+var LinkSpawnParent string
+
+// GetSession reads a session by slug or id.
+//
+//go:embed get_session.cypher
+var GetSession string
+
+// LockSession locks and reads a session.
+//
+//go:embed lock_session.cypher
+var LockSession string
+
+// ReplaceSession writes a session's properties.
+//
+//go:embed replace_session.cypher
+var ReplaceSession string
+
+// ListSessions pages through sessions.
+//
+//go:embed list_sessions.cypher
+var ListSessions string
+
+// DeleteSession hard-deletes a session.
+//
+//go:embed delete_session.cypher
+var DeleteSession string
+
+// Ping checks the database answers.
+//
+//go:embed ping.cypher
+var Ping string
+
+// SchemaStatements splits Schema into its statements, without comment lines.
+func SchemaStatements() []string {
+	var out []string
+	for stmt := range strings.SplitSeq(StripComments(Schema), ";") {
+		if stmt = strings.TrimSpace(stmt); stmt != "" {
+			out = append(out, stmt)
+		}
+	}
+	return out
+}
+
+// StripComments removes whole-line // comments (each file's header).
+func StripComments(text string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "//") {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// MaxSpotPrecedence finds the top of the spot queue.
+//
+//go:embed max_spot_precedence.cypher
+var MaxSpotPrecedence string

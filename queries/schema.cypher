@@ -1,0 +1,21 @@
+// Schema: every constraint and index Zimmer needs, one statement per entry, each idempotent.
+// Params: none. Run one statement at a time (schema commands cannot share a transaction).
+CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.id IS UNIQUE;
+CREATE CONSTRAINT session_slug IF NOT EXISTS FOR (s:Session) REQUIRE s.slug IS UNIQUE;
+CREATE CONSTRAINT session_idempotency_key IF NOT EXISTS FOR (s:Session) REQUIRE s.idempotency_key IS UNIQUE;
+CREATE CONSTRAINT session_runtime_session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.session_id IS UNIQUE;
+CREATE CONSTRAINT counter_name IF NOT EXISTS FOR (c:Counter) REQUIRE c.name IS UNIQUE;
+CREATE CONSTRAINT graph_lock_scope IF NOT EXISTS FOR (l:GraphLock) REQUIRE l.scope IS UNIQUE;
+CREATE CONSTRAINT enqueued_message_id IF NOT EXISTS FOR (m:EnqueuedMessage) REQUIRE m.id IS UNIQUE;
+CREATE CONSTRAINT user_key IF NOT EXISTS FOR (u:User) REQUIRE u.key IS UNIQUE;
+CREATE CONSTRAINT user_email IF NOT EXISTS FOR (u:User) REQUIRE u.email IS UNIQUE;
+CREATE CONSTRAINT category_id IF NOT EXISTS FOR (c:Category) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT app_setting_name IF NOT EXISTS FOR (a:AppSetting) REQUIRE a.name IS UNIQUE;
+CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
+CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
+CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);
+CREATE INDEX session_agent_runtime IF NOT EXISTS FOR (s:Session) ON (s.agent_runtime);
+CREATE INDEX session_parent IF NOT EXISTS FOR (s:Session) ON (s.parent_session_id);
+CREATE INDEX session_router IF NOT EXISTS FOR (s:Session) ON (s.router_session_id);
+CREATE INDEX session_agent_root_key IF NOT EXISTS FOR (s:Session) ON (s.agent_root_key);
+CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status)

@@ -1,0 +1,62 @@
+package session
+
+// Genesis says where a session's line of work came from; it is assigned once at create.
+type Genesis string
+
+// Genesis kinds of the original system.
+const (
+	GenesisWebUI       Genesis = "web_ui"
+	GenesisSlack       Genesis = "slack"
+	GenesisGitHubIssue Genesis = "github_issue"
+	GenesisGitHubLabel Genesis = "github_label"
+	GenesisSchedule    Genesis = "schedule"
+	GenesisAOEvent     Genesis = "ao_event"
+	GenesisSystemEvent Genesis = "system_event"
+	GenesisAPI         Genesis = "api"
+	GenesisUnknown     Genesis = "unknown"
+)
+
+// Class is a scheduling class: spot work waits for capacity, priority work never does.
+type Class string
+
+// The two scheduling classes.
+const (
+	ClassSpot     Class = "spot"
+	ClassPriority Class = "priority"
+)
+
+var genesisDefaults = map[Genesis]Class{
+	GenesisWebUI: ClassPriority, GenesisSlack: ClassPriority, GenesisGitHubIssue: ClassSpot,
+	GenesisGitHubLabel: ClassSpot, GenesisSchedule: ClassSpot, GenesisAOEvent: ClassSpot,
+	GenesisSystemEvent: ClassPriority, GenesisAPI: ClassSpot, GenesisUnknown: ClassPriority,
+}
+
+// Geneses lists every genesis kind.
+var Geneses = []Genesis{GenesisWebUI, GenesisSlack, GenesisGitHubIssue, GenesisGitHubLabel,
+	GenesisSchedule, GenesisAOEvent, GenesisSystemEvent, GenesisAPI, GenesisUnknown}
+
+// GenesesOfClass lists the genesis kinds whose default class is c.
+func GenesesOfClass(c Class) []string {
+	var out []string
+	for _, g := range Geneses {
+		if g.DefaultClass() == c {
+			out = append(out, string(g))
+		}
+	}
+	return out
+}
+
+// Valid reports whether g is a known genesis kind.
+func (g Genesis) Valid() bool { _, ok := genesisDefaults[g]; return ok }
+
+// DefaultClass is the class a session of this genesis runs in when none is set explicitly;
+// an empty or unknown genesis counts as "unknown".
+func (g Genesis) DefaultClass() Class {
+	if c, ok := genesisDefaults[g]; ok {
+		return c
+	}
+	return ClassPriority
+}
+
+// Valid reports whether c is spot or priority.
+func (c Class) Valid() bool { return c == ClassSpot || c == ClassPriority }
