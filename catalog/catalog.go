@@ -179,19 +179,27 @@ func (c *Catalog) invertDefaults() {
 			}
 		}
 	}
-	assign("mcp server", c.MCPServers, func(r *Root, id string) { r.DefaultMCPServers = append(r.DefaultMCPServers, id) })
-	assign("skill", c.Skills, func(r *Root, id string) { r.DefaultSkills = append(r.DefaultSkills, id) })
-	assign("hook", c.Hooks, func(r *Root, id string) { r.DefaultHooks = append(r.DefaultHooks, id) })
-	assign("plugin", c.Plugins, func(r *Root, id string) { r.DefaultPlugins = append(r.DefaultPlugins, id) })
+	assign("mcp server", c.MCPServers, func(r *Root, id string) { r.DefaultMCPServers = appendNew(r.DefaultMCPServers, id) })
+	assign("skill", c.Skills, func(r *Root, id string) { r.DefaultSkills = appendNew(r.DefaultSkills, id) })
+	assign("hook", c.Hooks, func(r *Root, id string) { r.DefaultHooks = appendNew(r.DefaultHooks, id) })
+	assign("plugin", c.Plugins, func(r *Root, id string) { r.DefaultPlugins = appendNew(r.DefaultPlugins, id) })
 	for _, name := range sortedKeys(c.Roots) {
 		for _, target := range c.Roots[name].DefaultInRoots {
 			c.eachTarget("root", name, target, func(r *Root) {
 				if r.Name != name {
-					r.SubagentRoots = append(r.SubagentRoots, name)
+					r.SubagentRoots = appendNew(r.SubagentRoots, name)
 				}
 			})
 		}
 	}
+}
+
+// appendNew appends id unless the list already holds it (a root named twice, once by "*").
+func appendNew(list []string, id string) []string {
+	if slices.Contains(list, id) {
+		return list
+	}
+	return append(list, id)
 }
 
 func (c *Catalog) eachTarget(kind, id, target string, fn func(*Root)) {

@@ -1,0 +1,62 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func envOf(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"API_KEYS": " key-aaaaaaaaaaaaaaaa , key-bbbbbbbbbbbbbbbb ,"}), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := map[string][2]string{
+		"http addr":  {c.HTTPAddr, "127.0.0.1:8080"},
+		"neo4j":      {c.Neo4jURI, "bolt://127.0.0.1:7687"},
+		"redis":      {c.RedisURL, "redis://127.0.0.1:6379/0"},
+		"data dir":   {c.DataDir, "./.zimmer"},
+		"public url": {c.PublicURL, "http://127.0.0.1:8080"},
+		"admin":      {c.AdminUser, "tadasant"},
+		"claude":     {c.ClaudeBin, "claude"},
+		"keys":       {strings.Join(c.APIKeys, "|"), "key-aaaaaaaaaaaaaaaa|key-bbbbbbbbbbbbbbbb"},
+	}
+	for name, v := range checks {
+		if v[0] != v[1] {
+			t.Errorf("%s: got %q, want %q", name, v[0], v[1])
+		}
+	}
+}
+
+func TestLoadNamesTheBadVariable(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"missing API keys", map[string]string{}, "API_KEYS is empty"},
+		{"short API key", map[string]string{"API_KEYS": "short"}, "API_KEYS holds a key of 5 characters"},
+		{"bad HTTP address", map[string]string{"ZIMMER_HTTP_ADDR": "8080"}, `ZIMMER_HTTP_ADDR="8080" is not host:port`},
+		{"Neo4j URI with a wrong scheme", map[string]string{"NEO4J_URI": "http://x:7474"}, `NEO4J_URI="http://x:7474" must use one of the schemes`},
+		{"Redis URL without a host", map[string]string{"REDIS_URL": "redis://"}, `REDIS_URL="redis://" is not a URL with a host`},
+		{"user without password", map[string]string{"NEO4J_USER": "neo4j"}, "NEO4J_USER and NEO4J_PASSWORD must be set together"},
+		{"unknown log level", map[string]string{"ZIMMER_LOG_LEVEL": "loud"}, `ZIMMER_LOG_LEVEL="loud" must be one of`},
+		{"public URL not http", map[string]string{"ZIMMER_PUBLIC_URL": "ftp://x"}, "ZIMMER_PUBLIC_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(envOf(tt.env), true)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("want an ErrInvalid naming %q, got %v", tt.want, err)
+			}
+		})
+	}
+}
+
+func TestKeysAreOptionalForCommandsWithoutAnAPI(t *testing.T) {
+	if _, err := Load(envOf(nil), false); err != nil {
+		t.Fatalf("migrate and worker need no API key: %v", err)
+	}
+}

@@ -1,0 +1,112 @@
+package queries_test
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+)
+
+// embedded maps each //go:embed'ed file of queries.go to the variable it is bound to.
+func embedded(t *testing.T) map[string][]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "queries.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := map[string][]string{}
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Doc == nil {
+			continue
+		}
+		for _, c := range gd.Doc.List {
+			file, ok := strings.CutPrefix(c.Text, "//go:embed ")
+			if !ok || strings.Contains(file, "*") {
+				continue
+			}
+			name := gd.Specs[0].(*ast.ValueSpec).Names[0].Name
+			bound[file] = append(bound[file], name)
+		}
+	}
+	return bound
+}
+
+func TestEveryStatementFileIsBoundExactlyOnce(t *testing.T) {
+	bound := embedded(t)
+	files, err := fs.Glob(queries.Files, "*.cypher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		if names := bound[file]; len(names) != 1 {
+			t.Errorf("%s is bound to %v; want exactly one variable", file, names)
+		}
+	}
+	if len(bound) != len(files) {
+		t.Errorf("%d bindings for %d files", len(bound), len(files))
+	}
+}
+
+func TestEveryStatementHasAHeaderNamingItsParameters(t *testing.T) {
+	files, _ := fs.Glob(queries.Files, "*.cypher")
+	for _, file := range files {
+		text, _ := fs.ReadFile(queries.Files, file)
+		if !strings.HasPrefix(string(text), "// ") || !strings.Contains(string(text), "Params:") {
+			t.Errorf("%s must open with a // header that names its parameters (\"Params: …\")", file)
+		}
+	}
+}
+
+// TestEveryStatementCompilesOnNeo4j EXPLAINs each statement on the real database, so a typo
+// or a reserved word fails here rather than in production.
+func TestEveryStatementCompilesOnNeo4j(t *testing.T) {
+	uri := os.Getenv("ZIMMER_TEST_NEO4J_URI")
+	if uri == "" {
+		uri = "bolt://127.0.0.1:17687"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	driver, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	if err := driver.VerifyConnectivity(ctx); err != nil {
+		t.Fatalf("test Neo4j at %s: %v (run the tests with `make test`, which starts it)", uri, err)
+	}
+	files, _ := fs.Glob(queries.Files, "*.cypher")
+	for _, file := range files {
+		if file == "schema.cypher" {
+			continue // schema commands cannot be EXPLAINed; migrations run them for real
+		}
+		t.Run(file, func(t *testing.T) {
+			text, _ := fs.ReadFile(queries.Files, file)
+			_, err := neo4j.ExecuteQuery(ctx, driver, "EXPLAIN "+queries.StripComments(string(text)), nil,
+				neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithReadersRouting())
+			if err != nil {
+				t.Fatalf("EXPLAIN %s: %v", file, err)
+			}
+		})
+	}
+}
+
+func TestSchemaStatementsAreSplitOnePerConstraintOrIndex(t *testing.T) {
+	for _, stmt := range queries.SchemaStatements() {
+		if !strings.HasPrefix(stmt, "CREATE CONSTRAINT ") && !strings.HasPrefix(stmt, "CREATE INDEX ") {
+			t.Errorf("unexpected schema statement %q", stmt)
+		}
+		if !strings.Contains(stmt, "IF NOT EXISTS") {
+			t.Errorf("schema statement must be idempotent: %q", stmt)
+		}
+	}
+}
