@@ -4,8 +4,8 @@ package handlers
 
 import (
 	"crypto/sha256"
-	"io"
 	"crypto/subtle"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"

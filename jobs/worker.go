@@ -13,10 +13,10 @@ import (
 
 // Worker serves every lane that has handlers, one Asynq server per lane with its own concurrency.
 type Worker struct {
-	conn   asynq.RedisConnOpt
-	log    *slog.Logger
-	muxes  map[string]*asynq.ServeMux
-	grace  time.Duration
+	conn  asynq.RedisConnOpt
+	log   *slog.Logger
+	muxes map[string]*asynq.ServeMux
+	grace time.Duration
 }
 
 // NewWorker prepares a worker on the queue's Redis.
