@@ -50,7 +50,7 @@ func setupWithRedis(t *testing.T, redisURL string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := orchestrator.New(store, queue, cat, graphtest.Logger(), nil)
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger()})
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{"another-key-0123456789", apiKey}}))
 	t.Cleanup(srv.Close)
 	return &env{srv: srv, store: store, queue: queue}

@@ -18,6 +18,9 @@ type Metrics struct {
 	HTTPDuration    *prometheus.HistogramVec
 	Neo4jStatements *prometheus.HistogramVec
 	SessionsCreated *prometheus.CounterVec
+	UncleEdges      *prometheus.CounterVec
+	WalkNodes       prometheus.Histogram
+	WalkTruncations prometheus.Counter
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -45,7 +48,21 @@ func New() *Metrics {
 			Help: "Sessions created, by genesis; replays of an idempotency key are counted as replayed.",
 		}, []string{"genesis", "result"}),
 	}
-	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated)
+	m.UncleEdges = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zimmer_uncle_edge_outcomes_total",
+		Help: "RecordUncleEdge decisions by outcome (created, inverted, already_senior, would_create_cycle, self, no_actor_declared, error).",
+	}, []string{"outcome"})
+	m.WalkNodes = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "zimmer_hierarchy_walk_nodes",
+		Help:    "Sessions in each hierarchy walk.",
+		Buckets: []float64{1, 2, 3, 5, 10, 20, 50, 100, 151},
+	})
+	m.WalkTruncations = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "zimmer_hierarchy_walk_truncations_total",
+		Help: "Hierarchy walks cut by MAX_DEPTH (8) or MAX_NODES (150).",
+	})
+	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated,
+		m.UncleEdges, m.WalkNodes, m.WalkTruncations)
 	return m
 }
 
@@ -56,6 +73,17 @@ func (m *Metrics) ObserveStatement(name string, d time.Duration, err error) {
 		outcome = "error"
 	}
 	m.Neo4jStatements.WithLabelValues(name, outcome).Observe(d.Seconds())
+}
+
+// ObserveUncleEdge counts one RecordUncleEdge decision.
+func (m *Metrics) ObserveUncleEdge(outcome string) { m.UncleEdges.WithLabelValues(outcome).Inc() }
+
+// ObserveWalk records one hierarchy walk's size and whether it was truncated.
+func (m *Metrics) ObserveWalk(nodes int, truncated bool) {
+	m.WalkNodes.Observe(float64(nodes))
+	if truncated {
+		m.WalkTruncations.Inc()
+	}
 }
 
 // Handler serves the registry in the Prometheus exposition format.

@@ -17,6 +17,27 @@ type Queue interface {
 	Ping(ctx context.Context) error
 }
 
+// Observer receives the lineage measurements; metrics implement it.
+type Observer interface {
+	ObserveUncleEdge(outcome string)
+	ObserveWalk(nodes int, truncated bool)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) ObserveUncleEdge(string) {}
+func (nopObserver) ObserveWalk(int, bool)   {}
+
+// Deps are the service's collaborators; Now and Observer may be nil.
+type Deps struct {
+	Store    *graph.Store
+	Queue    Queue
+	Catalog  *catalog.Catalog
+	Log      *slog.Logger
+	Now      func() time.Time
+	Observer Observer
+}
+
 // Service runs the shared operations. It is safe for concurrent use.
 type Service struct {
 	store   *graph.Store
@@ -24,14 +45,22 @@ type Service struct {
 	catalog *catalog.Catalog
 	log     *slog.Logger
 	now     func() time.Time
+	obs     Observer
 }
 
-// New builds the service; now may be nil (wall clock).
-func New(store *graph.Store, queue Queue, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) *Service {
-	if now == nil {
-		now = time.Now
+// New builds the service.
+func New(d Deps) *Service {
+	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, log: d.Log, now: d.Now, obs: d.Observer}
+	if s.now == nil {
+		s.now = time.Now
 	}
-	return &Service{store: store, queue: queue, catalog: cat, log: log, now: now}
+	if s.obs == nil {
+		s.obs = nopObserver{}
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s
 }
 
 // Catalog is the catalog the service validates against.

@@ -109,3 +109,38 @@ func StripComments(text string) string {
 //
 //go:embed max_spot_precedence.cypher
 var MaxSpotPrecedence string
+
+// AppendLog writes timeline entries.
+//
+//go:embed append_log.cypher
+var AppendLog string
+
+// ListLogs reads a timeline.
+//
+//go:embed list_logs.cypher
+var ListLogs string
+
+// LockLineage serialises lineage edge writes.
+//
+//go:embed lock_lineage.cypher
+var LockLineage string
+
+// Reaches is the exact reachability check.
+//
+//go:embed reaches.cypher
+var Reaches string
+
+// UncleEdge reads one uncle edge.
+//
+//go:embed uncle_edge.cypher
+var UncleEdge string
+
+// CreateUncleEdge writes an uncle edge.
+//
+//go:embed create_uncle_edge.cypher
+var CreateUncleEdge string
+
+// DeleteUncleEdge removes one uncle edge.
+//
+//go:embed delete_uncle_edge.cypher
+var DeleteUncleEdge string

@@ -1,0 +1,149 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+)
+
+// UncleResult is what RecordUncleEdge decided, named as in the decision table.
+type UncleResult string
+
+// Results of RecordUncleEdge.
+const (
+	UncleNoActor  UncleResult = "no_actor_declared"
+	UncleSelf     UncleResult = "self"
+	UncleAlready  UncleResult = "already_senior"
+	UncleInverted UncleResult = "inverted"
+	UncleCycle    UncleResult = "would_create_cycle"
+	UncleCreated  UncleResult = "created"
+)
+
+// errInversionRefused rolls back an inversion whose re-check found a longer path.
+var errInversionRefused = errors.New("inversion refused")
+
+// RecordUncleEdge records senior as an additional senior of junior, following the decision
+// table: nothing for self or when senior already reaches junior; inversion of a direct
+// junior → senior edge, rolled back if junior still reaches senior by a longer path; refusal
+// when junior reaches senior; otherwise a new edge. An unknown senior is "no actor"; an
+// unknown junior is ErrNotFound. All of it happens under the lineage lock, in one transaction.
+func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, source string) (UncleResult, error) {
+	if senior == junior {
+		return UncleSelf, nil
+	}
+	res, err := write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
+		if err := lockLineage(tx); err != nil {
+			return "", err
+		}
+		if err := requireSession(tx, junior); err != nil {
+			return "", fmt.Errorf("junior session %d: %w", junior, err)
+		}
+		if err := requireSession(tx, senior); errors.Is(err, ErrNotFound) {
+			return UncleNoActor, nil
+		} else if err != nil {
+			return "", err
+		}
+		if ok, err := reaches(tx, senior, junior); err != nil || ok {
+			return UncleAlready, err
+		}
+		direct, err := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": junior, "junior": senior})
+		if err != nil {
+			return "", err
+		}
+		if len(direct) > 0 {
+			if _, err := tx.single("delete_uncle_edge", queries.DeleteUncleEdge, map[string]any{"senior": junior, "junior": senior}); err != nil {
+				return "", err
+			}
+			if ok, err := reaches(tx, junior, senior); err != nil {
+				return "", err
+			} else if ok {
+				return "", errInversionRefused
+			}
+			return UncleInverted, createUncle(tx, senior, junior, source, s.now)
+		}
+		if ok, err := reaches(tx, junior, senior); err != nil || ok {
+			return UncleCycle, err
+		}
+		return UncleCreated, createUncle(tx, senior, junior, source, s.now)
+	})
+	if errors.Is(err, errInversionRefused) {
+		s.log.Info(fmt.Sprintf("Refused to invert #%d → #%d: #%d stays senior to #%d by another path, so the reverse would close a cycle",
+			junior, senior, junior, senior))
+		return UncleCycle, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("record uncle edge %d→%d: %w", senior, junior, err)
+	}
+	return res, nil
+}
+
+// UncleEdge describes one recorded uncle edge.
+type UncleEdge struct {
+	Senior, Junior int64
+	Source         string
+	CreatedAt      time.Time
+}
+
+// RemoveUncleEdge deletes exactly the edge senior → junior. A missing edge is ErrNotFound, and
+// then reverse says whether junior → senior exists instead (it is never touched).
+func (s *Store) RemoveUncleEdge(ctx context.Context, senior, junior int64) (removed UncleEdge, reverse bool, err error) {
+	type result struct {
+		edge           UncleEdge
+		found, reverse bool
+	}
+	out, err := write(ctx, s, "remove_uncle_edge", func(tx txn) (result, error) {
+		if err := lockLineage(tx); err != nil {
+			return result{}, err
+		}
+		recs, err := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": senior, "junior": junior})
+		if err != nil || len(recs) == 0 {
+			back, berr := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": junior, "junior": senior})
+			return result{reverse: len(back) > 0}, errors.Join(err, berr)
+		}
+		at, _, _ := neo4j.GetRecordValue[time.Time](recs[0], "created_at")
+		src, _ := recs[0].Get("source")
+		edge := UncleEdge{Senior: senior, Junior: junior, Source: asString(src), CreatedAt: at.UTC()}
+		_, err = tx.single("delete_uncle_edge", queries.DeleteUncleEdge, map[string]any{"senior": senior, "junior": junior})
+		return result{edge: edge, found: true}, err
+	})
+	if err != nil {
+		return UncleEdge{}, false, fmt.Errorf("remove uncle edge %d→%d: %w", senior, junior, err)
+	}
+	if !out.found {
+		return UncleEdge{}, out.reverse, fmt.Errorf("remove uncle edge %d→%d: %w", senior, junior, ErrNotFound)
+	}
+	return out.edge, false, nil
+}
+
+func lockLineage(tx txn) error {
+	_, err := tx.single("lock_lineage", queries.LockLineage, nil)
+	return err
+}
+
+// reaches reports whether from reaches to over spawn and uncle edges; completely, at any depth.
+func reaches(tx txn, from, to int64) (bool, error) {
+	if from == to {
+		return true, nil
+	}
+	rec, err := tx.single("reaches", queries.Reaches, map[string]any{"from": from, "to": to})
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	ok, _, err := neo4j.GetRecordValue[bool](rec, "reaches")
+	return ok, err
+}
+
+func createUncle(tx txn, senior, junior int64, source string, now func() time.Time) error {
+	_, err := tx.single("create_uncle_edge", queries.CreateUncleEdge, map[string]any{
+		"senior": senior, "junior": junior, "source": source, "at": now().UTC(),
+	})
+	return err
+}

@@ -1,0 +1,69 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+)
+
+// Log levels of a session timeline.
+const (
+	LogInfo    = "info"
+	LogWarning = "warning"
+	LogError   = "error"
+	LogDebug   = "debug"
+	LogVerbose = "verbose"
+)
+
+// LogEntry is one line of a session's timeline.
+type LogEntry struct {
+	ID        string
+	SessionID int64
+	Level     string
+	Content   string
+	CreatedAt time.Time
+}
+
+// AppendLog writes the same line to the timeline of each session given (skipping ids that do
+// not exist) and returns how many entries it wrote.
+func (s *Store) AppendLog(ctx context.Context, level, content string, sessionIDs ...int64) (int, error) {
+	n, err := write(ctx, s, "append_log", func(tx txn) (int, error) {
+		recs, err := tx.collect("append_log", queries.AppendLog, map[string]any{
+			"session_ids": sessionIDs, "level": level, "content": content, "at": s.now().UTC(),
+		})
+		return len(recs), err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("append log to %v: %w", sessionIDs, err)
+	}
+	return n, nil
+}
+
+// Logs returns a session's timeline, oldest first; level "" means every level.
+func (s *Store) Logs(ctx context.Context, sessionID int64, level string, skip, limit int) ([]LogEntry, error) {
+	out, err := read(ctx, s, "list_logs", func(tx txn) ([]LogEntry, error) {
+		recs, err := tx.collect("list_logs", queries.ListLogs, map[string]any{
+			"session_id": sessionID, "level": level, "skip": skip, "limit": limit,
+		})
+		if err != nil {
+			return nil, err
+		}
+		entries := make([]LogEntry, 0, len(recs))
+		for _, r := range recs {
+			at, _, _ := neo4j.GetRecordValue[time.Time](r, "created_at")
+			entries = append(entries, LogEntry{
+				ID: asString(r.AsMap()["id"]), SessionID: sessionID, Level: asString(r.AsMap()["level"]),
+				Content: asString(r.AsMap()["content"]), CreatedAt: at.UTC(),
+			})
+		}
+		return entries, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("logs of session %d: %w", sessionID, err)
+	}
+	return out, nil
+}
