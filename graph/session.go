@@ -125,6 +125,27 @@ func requireSession(tx txn, id int64) error {
 	return nil
 }
 
+// relinkSpawnParent moves the SPAWNED edge when the lineage parent changed, refusing (ErrCycle)
+// a parent the session itself reaches: a session cannot become its own ancestor.
+func relinkSpawnParent(tx txn, before, after *session.Session) error {
+	oldParent, hadOld := before.LineageParentID()
+	newParent, hasNew := after.LineageParentID()
+	if oldParent == newParent && hadOld == hasNew {
+		return nil
+	}
+	if hasNew {
+		if err := lockLineage(tx); err != nil {
+			return err
+		}
+		if cyc, err := reaches(tx, after.ID, newParent); err != nil {
+			return err
+		} else if cyc {
+			return fmt.Errorf("session %d cannot be spawned by #%d, which it already reaches: %w", after.ID, newParent, ErrCycle)
+		}
+	}
+	return linkSpawnParent(tx, after.ID)
+}
+
 func linkSpawnParent(tx txn, id int64) error {
 	_, err := tx.collect("link_spawn_parent", queries.LinkSpawnParent, map[string]any{"id": id})
 	return err
@@ -189,10 +210,8 @@ func (s *Store) UpdateSession(ctx context.Context, key string, mutate func(*sess
 		if err != nil {
 			return nil, err
 		}
-		if !equalPtr(before.ParentSessionID, after.ParentSessionID) || before.CustomMetadata["router_session_id"] != after.CustomMetadata["router_session_id"] {
-			if err := linkSpawnParent(tx, after.ID); err != nil {
-				return nil, err
-			}
+		if err := relinkSpawnParent(tx, before, after); err != nil {
+			return nil, err
 		}
 		return recordSession(rec, "s")
 	})

@@ -43,3 +43,11 @@ func (p problems) err(label string) error {
 	}
 	return &ValidationError{Label: label, Messages: p}
 }
+
+// NotFoundError is a missing record with a message that says exactly what is missing.
+type NotFoundError struct{ Message string }
+
+func (e *NotFoundError) Error() string { return e.Message }
+
+// Unwrap makes errors.Is(err, ErrNotFound) true.
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }

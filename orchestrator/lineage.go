@@ -2,9 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/lineage"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -60,4 +64,84 @@ func (s *Service) decideUncle(ctx context.Context, juniorID int64, acting, sourc
 		}
 	}
 	return UncleOutcome(res)
+}
+
+// Hierarchy reads a session and the bounded lineage graph around it.
+func (s *Service) Hierarchy(ctx context.Context, key string) (*session.Session, *lineage.Hierarchy, error) {
+	sess, err := s.store.GetSession(ctx, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := s.store.Hierarchy(ctx, sess.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.obs.ObserveWalk(len(h.Nodes), h.Truncated)
+	return sess, h, nil
+}
+
+// RemoveUncleParams name the edge to remove and who removes it.
+type RemoveUncleParams struct {
+	Junior, Uncle string // id or slug, as given
+	Acting        string // acting_session_id, raw
+	Surface       string // "MCP" or "REST", for the actor phrase
+	Source        string // e.g. api_v1:sessions.uncle_links.destroy
+}
+
+// RemovedUncle reports a removed edge.
+type RemovedUncle struct {
+	JuniorID, UncleID int64
+	EdgeSource        string
+	RecordedAt        time.Time
+}
+
+// RemoveUncle deletes exactly one uncle edge, Uncle → Junior, and logs it on both timelines. A
+// miss is an error (never a silent success), with a hint when the edge points the other way.
+func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (RemovedUncle, error) {
+	junior, err := s.store.GetSession(ctx, p.Junior)
+	if err != nil {
+		return RemovedUncle{}, err
+	}
+	uncleKey := strings.TrimSpace(p.Uncle)
+	if uncleKey == "" {
+		return RemovedUncle{}, invalid("Validation failed", "uncle_session_id is required.")
+	}
+	uncle, err := s.store.GetSession(ctx, uncleKey)
+	if errors.Is(err, graph.ErrNotFound) {
+		return RemovedUncle{}, &NotFoundError{fmt.Sprintf("No session %q, so it cannot be an additional senior of session #%d.", uncleKey, junior.ID)}
+	}
+	if err != nil {
+		return RemovedUncle{}, err
+	}
+	edge, reverse, err := s.store.RemoveUncleEdge(ctx, uncle.ID, junior.ID)
+	if errors.Is(err, graph.ErrNotFound) {
+		msg := fmt.Sprintf("No uncle edge #%d → #%d: session #%d is not recorded as an additional senior of session #%d.", uncle.ID, junior.ID, uncle.ID, junior.ID)
+		if reverse {
+			msg += fmt.Sprintf(" The edge between them points the other way — #%d is senior to #%d. Remove that one by naming #%d as the session and #%d as the uncle.",
+				junior.ID, uncle.ID, uncle.ID, junior.ID)
+		}
+		return RemovedUncle{}, &NotFoundError{msg}
+	}
+	if err != nil {
+		return RemovedUncle{}, err
+	}
+	source := edge.Source
+	if source == "" {
+		source = "an unrecorded entry point"
+	}
+	line := fmt.Sprintf("Uncle edge removed: #%d is no longer linked as an additional senior of #%d. The edge #%d → #%d was recorded at %s by %s and detached by %s (%s).",
+		uncle.ID, junior.ID, uncle.ID, junior.ID, edge.CreatedAt.UTC().Format(time.RFC3339), source, actorPhrase(p.Acting, p.Surface), p.Source)
+	if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, uncle.ID, junior.ID); err != nil {
+		s.log.Warn("uncle edge removed but its timeline lines were not", "session_id", junior.ID, "err", err)
+	}
+	return RemovedUncle{JuniorID: junior.ID, UncleID: uncle.ID, EdgeSource: edge.Source, RecordedAt: edge.CreatedAt}, nil
+}
+
+// actorPhrase names a caller on a timeline: "session #12 via the REST API", or "an undeclared
+// REST API caller" when no well-formed acting_session_id was given.
+func actorPhrase(acting, surface string) string {
+	if id, ok := session.ParseID(acting); ok {
+		return fmt.Sprintf("session #%d via the %s API", id, surface)
+	}
+	return fmt.Sprintf("an undeclared %s API caller", surface)
 }

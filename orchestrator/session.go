@@ -75,7 +75,7 @@ type UpdateParams struct {
 // Update changes the editable fields of a session. An empty goal clears it; a null
 // scheduling_class returns the session to its genesis default; custom_metadata is replaced.
 func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	updated, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
 		var bad problems
 		if p.Title.Set {
 			u.Title = blankToNil(p.Title.Value)
@@ -117,6 +117,10 @@ func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*sess
 		validateSession(u, &bad)
 		return bad.err("Validation failed")
 	})
+	if errors.Is(err, graph.ErrCycle) {
+		return nil, invalid("Validation failed", "custom_metadata.router_session_id names a session this one already reaches: a session cannot become its own spawn ancestor")
+	}
+	return updated, err
 }
 
 // UpdateNotes replaces a session's notes; an empty string clears them.

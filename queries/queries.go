@@ -144,3 +144,23 @@ var CreateUncleEdge string
 //
 //go:embed delete_uncle_edge.cypher
 var DeleteUncleEdge string
+
+// SpawnChain reads a session's spawn ancestors.
+//
+//go:embed spawn_chain.cypher
+var SpawnChain string
+
+// LineageSeniors reads one level up.
+//
+//go:embed lineage_seniors.cypher
+var LineageSeniors string
+
+// LineageJuniors reads one level down.
+//
+//go:embed lineage_juniors.cypher
+var LineageJuniors string
+
+// LineageNodes loads hierarchy nodes.
+//
+//go:embed lineage_nodes.cypher
+var LineageNodes string

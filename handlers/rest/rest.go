@@ -42,6 +42,7 @@ var Routes = []Route{
 	{http.MethodPost, "/sessions/:id/archive", (*Handler).archiveSession},
 	{http.MethodPost, "/sessions/:id/unarchive", (*Handler).unarchiveSession},
 	{http.MethodPatch, "/sessions/:id/notes", (*Handler).updateNotes},
+	{http.MethodDelete, "/sessions/:id/uncle_links/:uncle_id", (*Handler).removeUncleLink},
 }
 
 // Mount installs every route on g (which carries the auth middleware).
@@ -70,7 +71,10 @@ func (h *Handler) adapt(fn func(*Handler, *gin.Context) error) gin.HandlerFunc {
 func classify(err error) (int, string, []string) {
 	var re *requestError
 	var ve *orchestrator.ValidationError
+	var nf *orchestrator.NotFoundError
 	switch {
+	case errors.As(err, &nf):
+		return http.StatusNotFound, "Not Found", []string{nf.Message}
 	case errors.As(err, &re):
 		return re.status, re.label, re.messages
 	case errors.As(err, &ve):

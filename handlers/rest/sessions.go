@@ -70,11 +70,11 @@ func (h *Handler) createSession(c *gin.Context) error {
 }
 
 func (h *Handler) showSession(c *gin.Context) error {
-	s, err := h.ops.Get(c.Request.Context(), c.Param("id"))
+	s, hier, err := h.ops.Hierarchy(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "status_summary": nil})
+	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "status_summary": nil, "session_hierarchy": renderHierarchy(hier)})
 	return nil
 }
 

@@ -1,0 +1,36 @@
+// Package provenance renders what Zimmer knows about where a session's work came from — the
+// hierarchy outline and (later) the human-message record — as text for MCP tools, prompts and
+// the web. It is pure: every input is data, every output a string, and untrusted text is
+// neutralised so it can never close a block or forge a line.
+package provenance
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	blockTag = regexp.MustCompile(`(?i)</?\s*(human-messages|message|info|people|person|session-hierarchy)\b[^>]*>`)
+	fence    = regexp.MustCompile("`{3,}")
+)
+
+// NeutralizeTags defuses every tag that could close or open one of Zimmer's blocks by swapping
+// its angle brackets for look-alikes; nothing is deleted.
+func NeutralizeTags(s string) string {
+	return blockTag.ReplaceAllStringFunc(s, func(tag string) string {
+		return strings.NewReplacer("<", "‹", ">", "›").Replace(tag)
+	})
+}
+
+// OneLine makes an untrusted value safe inside a single line or attribute: it can never start a
+// line, so it can never open a bullet, heading or tag.
+func OneLine(s string) string {
+	return strings.NewReplacer("<", "‹", ">", "›", `"`, "＂", "\n", "", "\r", "").Replace(NeutralizeTags(s))
+}
+
+// Fenced makes an untrusted value safe inside a ``` fence: no run of backticks can close it.
+func Fenced(s string) string {
+	return fence.ReplaceAllStringFunc(NeutralizeTags(s), func(run string) string {
+		return strings.Repeat("ˋ", len(run))
+	})
+}
