@@ -12,8 +12,8 @@ import (
 // node followed by the subtree drawn under it, so indentation reads as "the line above reached
 // me". Untrusted root names and titles are one-line sanitised.
 //
-//	- #101 [zimmer-router] {web_ui · priority} Add spot vs priority classification
-//	  - #102 [zimmer] {web_ui · priority} Implement the genesis column ← this session
+//   - #101 [zimmer-router] {web_ui · priority} Add spot vs priority classification
+//   - #102 [zimmer] {web_ui · priority} Implement the genesis column ← this session
 func Outline(h *lineage.Hierarchy) string {
 	children := map[int64][]lineage.Node{}
 	in := map[int64]bool{}
