@@ -1,0 +1,337 @@
+package orchestrator_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// redisDB is this package's own Redis database.
+const redisDB = 4
+
+func setup(t *testing.T) (*orchestrator.Service, *graph.Store) {
+	t.Helper()
+	store := graphtest.Store(t)
+	queue, err := jobs.OpenQueue(graphtest.RedisURL(redisDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { queue.Close() })
+	cat, err := catalog.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger()}), store
+}
+
+// fleet builds sessions from a spec like "1>2 1>3" (spawn edges) and returns name → id.
+type fleet map[string]int64
+
+func build(t *testing.T, store *graph.Store, names string, spawns ...[2]string) fleet {
+	t.Helper()
+	f := fleet{}
+	for _, n := range strings.Fields(names) {
+		f[n] = graphtest.Session(t, store, nil).ID
+	}
+	for _, e := range spawns {
+		parent := f[e[0]]
+		f[e[1]] = graphtest.Session(t, store, func(d *session.Session) { d.ParentSessionID = &parent }).ID
+	}
+	return f
+}
+
+func (f fleet) s(name string) string { return fmt.Sprint(f[name]) }
+
+func uncle(t *testing.T, ops *orchestrator.Service, f fleet, senior, junior string) orchestrator.UncleOutcome {
+	t.Helper()
+	return ops.RecordUncle(context.Background(), f[junior], f.s(senior), "test")
+}
+
+// edges lists the uncle edges among the fleet as "a→b", sorted.
+func edges(t *testing.T, store *graph.Store, f fleet) string {
+	t.Helper()
+	names := map[int64]string{}
+	for n, id := range f {
+		names[id] = n
+	}
+	var out []string
+	for _, id := range f {
+		h, err := store.Hierarchy(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range h.Nodes {
+			if n.ID != id {
+				continue
+			}
+			for _, u := range n.UncleIDs {
+				out = append(out, names[u]+"→"+names[id])
+			}
+		}
+	}
+	slicesSort(out)
+	return strings.Join(out, " ")
+}
+
+func slicesSort(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func TestRecordUncleEdgeDecisionTable(t *testing.T) {
+	ops, store := setup(t)
+	tests := []struct {
+		name   string
+		setup  func(f fleet)          // uncle edges written first
+		spawns [][2]string            // spawn edges (parent, child), children created here
+		act    func(f fleet) (string, int64)
+		want   orchestrator.UncleOutcome
+		edges  string
+	}{
+		{name: "no actor: acting_session_id omitted",
+			act: func(f fleet) (string, int64) { return "", f["B"] }, want: orchestrator.UncleNoActor},
+		{name: "no actor: acting_session_id not digits-only",
+			act: func(f fleet) (string, int64) { return "0x10", f["B"] }, want: orchestrator.UncleNoActor},
+		{name: "no actor: negative acting_session_id",
+			act: func(f fleet) (string, int64) { return "-3", f["B"] }, want: orchestrator.UncleNoActor},
+		{name: "no actor: acting_session_id names no session",
+			act: func(f fleet) (string, int64) { return "999999999999", f["B"] }, want: orchestrator.UncleNoActor},
+		{name: "self: a session messaging itself",
+			act: func(f fleet) (string, int64) { return f.s("B"), f["B"] }, want: orchestrator.UncleSelf},
+		{name: "already senior: A spawned B", spawns: [][2]string{{"A", "C"}},
+			act: func(f fleet) (string, int64) { return f.s("A"), f["C"] }, want: orchestrator.UncleAlready},
+		{name: "already senior: a direct A→B edge exists", setup: func(f fleet) { f.edge(t, ops, "A", "B") },
+			act: func(f fleet) (string, int64) { return f.s("A"), f["B"] }, want: orchestrator.UncleAlready, edges: "A→B"},
+		{name: "already senior: A reaches B by a longer mixed path", spawns: [][2]string{{"B", "C"}},
+			setup: func(f fleet) { f.edge(t, ops, "A", "B") },
+			act:   func(f fleet) (string, int64) { return f.s("A"), f["C"] }, want: orchestrator.UncleAlready, edges: "A→B"},
+		{name: "inverted: B→A exists and A now acts on B", setup: func(f fleet) { f.edge(t, ops, "B", "A") },
+			act: func(f fleet) (string, int64) { return f.s("A"), f["B"] }, want: orchestrator.UncleInverted, edges: "A→B"},
+		{name: "would create a cycle: a child calling back into its spawn parent", spawns: [][2]string{{"B", "C"}},
+			act: func(f fleet) (string, int64) { return f.s("C"), f["B"] }, want: orchestrator.UncleCycle},
+		{name: "would create a cycle: B senior to A by two hops", setup: func(f fleet) { f.edge(t, ops, "B", "X"); f.edge(t, ops, "X", "A") },
+			act: func(f fleet) (string, int64) { return f.s("A"), f["B"] }, want: orchestrator.UncleCycle, edges: "B→X X→A"},
+		{name: "inversion rolled back: B stays senior to A by a longer path",
+			setup: func(f fleet) { f.edge(t, ops, "B", "A"); f.edge(t, ops, "B", "X"); f.edge(t, ops, "X", "A") },
+			act:   func(f fleet) (string, int64) { return f.s("A"), f["B"] }, want: orchestrator.UncleCycle, edges: "B→A B→X X→A"},
+		{name: "created: unrelated sessions",
+			act: func(f fleet) (string, int64) { return f.s("A"), f["B"] }, want: orchestrator.UncleCreated, edges: "A→B"},
+		{name: "created: acting_session_id with surrounding spaces",
+			act: func(f fleet) (string, int64) { return " " + f.s("A") + " ", f["B"] }, want: orchestrator.UncleCreated, edges: "A→B"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := build(t, store, "A B X", tt.spawns...)
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			actor, junior := tt.act(f)
+			if got := ops.RecordUncle(context.Background(), junior, actor, "test"); got != tt.want {
+				t.Fatalf("outcome %s, want %s", got, tt.want)
+			}
+			if got := edges(t, store, f); got != tt.edges {
+				t.Fatalf("uncle edges %q, want %q", got, tt.edges)
+			}
+		})
+	}
+}
+
+func (f fleet) edge(t *testing.T, ops *orchestrator.Service, senior, junior string) {
+	t.Helper()
+	if got := uncle(t, ops, f, senior, junior); got != orchestrator.UncleCreated {
+		t.Fatalf("setup edge %s→%s: %s", senior, junior, got)
+	}
+}
+
+func TestCycleAttemptsOfLength2To4AreRefused(t *testing.T) {
+	ops, store := setup(t)
+	for length := 2; length <= 4; length++ {
+		t.Run(fmt.Sprintf("closing a cycle of length %d", length), func(t *testing.T) {
+			f := build(t, store, "N0 N1 N2 N3")
+			for i := 0; i < length-1; i++ {
+				f.edge(t, ops, fmt.Sprint("N", i), fmt.Sprint("N", i+1))
+			}
+			last := fmt.Sprint("N", length-1)
+			want := orchestrator.UncleCycle
+			if length == 2 {
+				want = orchestrator.UncleInverted // the direct edge inverts instead of closing the loop
+			}
+			if got := uncle(t, ops, f, last, "N0"); got != want {
+				t.Fatalf("closing edge %s→N0: %s, want %s", last, got, want)
+			}
+			assertAcyclic(t, store, f.ids())
+		})
+	}
+}
+
+func TestFourIndividuallyLegalCallsCannotBuildACycle(t *testing.T) {
+	// A → B → X → A from four calls: the inversion's re-check is what stops it.
+	ops, store := setup(t)
+	f := build(t, store, "A B X")
+	f.edge(t, ops, "B", "A")
+	f.edge(t, ops, "B", "X")
+	f.edge(t, ops, "X", "A")
+	if got := uncle(t, ops, f, "A", "B"); got != orchestrator.UncleCycle {
+		t.Fatalf("got %s", got)
+	}
+	assertAcyclic(t, store, f.ids())
+}
+
+func (f fleet) ids() []int64 {
+	var ids []int64
+	for _, id := range f {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+func TestRecordedEdgesAreOnBothTimelines(t *testing.T) {
+	ops, store := setup(t)
+	f := build(t, store, "A B")
+	f.edge(t, ops, "A", "B")
+	want := fmt.Sprintf("Uncle edge recorded: session #%d queued or interrupted session #%d, so #%d is now linked as an additional senior of #%d (test)",
+		f["A"], f["B"], f["A"], f["B"])
+	for _, who := range []string{"A", "B"} {
+		logs, err := store.Logs(context.Background(), f[who], "", 0, 10)
+		if err != nil || len(logs) != 1 || logs[0].Content != want || logs[0].Level != "info" {
+			t.Fatalf("%s timeline: %v %v", who, logs, err)
+		}
+	}
+	if got := uncle(t, ops, f, "B", "A"); got != orchestrator.UncleInverted {
+		t.Fatal(got)
+	}
+	inverted := fmt.Sprintf("Seniority inverted: #%d was senior to #%d, which has now queued or interrupted it, so the uncle edge #%d → #%d was replaced by #%d → #%d (test)",
+		f["A"], f["B"], f["A"], f["B"], f["B"], f["A"])
+	logs, _ := store.Logs(context.Background(), f["A"], "", 0, 10)
+	if len(logs) != 2 || logs[1].Content != inverted {
+		t.Fatalf("inversion line: %v", logs)
+	}
+}
+
+func TestChangingRouterSessionIDCannotMakeASessionItsOwnAncestor(t *testing.T) {
+	ops, store := setup(t)
+	f := build(t, store, "R", [2]string{"R", "C"})
+	_, err := ops.Update(context.Background(), f.s("R"), orchestrator.UpdateParams{
+		CustomMetadata: orchestrator.Opt[map[string]any]{Set: true, Value: &map[string]any{"router_session_id": f["C"]}},
+	})
+	if !errors.Is(err, orchestrator.ErrInvalid) || !strings.Contains(err.Error(), "own spawn ancestor") {
+		t.Fatalf("want a refusal, got %v", err)
+	}
+	other := build(t, store, "O L")
+	if _, err := ops.Update(context.Background(), other.s("L"), orchestrator.UpdateParams{
+		CustomMetadata: orchestrator.Opt[map[string]any]{Set: true, Value: &map[string]any{"router_session_id": fmt.Sprint(other["O"])}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := store.Hierarchy(context.Background(), other["L"])
+	if err != nil || h.OriginID != other["O"] {
+		t.Fatalf("router_session_id set later moves the spawn edge (column absent): origin %d, err %v", h.OriginID, err)
+	}
+}
+
+// TestConcurrentFollowUpsNeverCreateACycle: 16 writers issue random acts over a few hundred
+// sessions (with spawn trees), then an independent check over the stored edges proves the
+// lineage graph is still a DAG.
+func TestConcurrentFollowUpsNeverCreateACycle(t *testing.T) {
+	ops, store := setup(t)
+	const sessions, writers, perWriter = 240, 16, 125
+	var ids []int64
+	for i := range sessions {
+		var parent *int64
+		if i%4 != 0 && len(ids) > 0 {
+			p := ids[rand.IntN(len(ids))]
+			parent = &p
+		}
+		ids = append(ids, graphtest.Session(t, store, func(d *session.Session) { d.ParentSessionID = parent }).ID)
+	}
+	var wg sync.WaitGroup
+	counts := make([]map[orchestrator.UncleOutcome]int, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[w] = map[orchestrator.UncleOutcome]int{}
+			r := rand.New(rand.NewPCG(uint64(w), 42))
+			for range perWriter {
+				a, b := ids[r.IntN(len(ids))], ids[r.IntN(len(ids))]
+				counts[w][ops.RecordUncle(context.Background(), b, fmt.Sprint(a), "test")]++
+			}
+		}()
+	}
+	wg.Wait()
+	total := map[orchestrator.UncleOutcome]int{}
+	for _, c := range counts {
+		for k, v := range c {
+			total[k] += v
+		}
+	}
+	if total[orchestrator.UncleError] > 0 || total[orchestrator.UncleCreated] == 0 || total[orchestrator.UncleCycle] == 0 {
+		t.Fatalf("outcomes %v: want no errors, and both created and refused edges", total)
+	}
+	t.Logf("outcomes over %d acts: %v", writers*perWriter, total)
+	assertAcyclic(t, store, ids)
+}
+
+// assertAcyclic reads every spawn and uncle edge among ids with its own Cypher and runs Kahn's
+// algorithm over them: independent of the writer's reachability check.
+func assertAcyclic(t *testing.T, store *graph.Store, ids []int64) {
+	t.Helper()
+	driver, err := neo4j.NewDriverWithContext(graphtest.Neo4jURI(), neo4j.NoAuth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(context.Background())
+	res, err := neo4j.ExecuteQuery(context.Background(), driver,
+		`MATCH (a:Session)-[:SPAWNED|UNCLE_OF]->(b:Session) WHERE a.id IN $ids OR b.id IN $ids RETURN a.id AS a, b.id AS b`,
+		map[string]any{"ids": ids}, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64][]int64{}
+	indeg := map[int64]int{}
+	for _, r := range res.Records {
+		a, _ := r.Get("a")
+		b, _ := r.Get("b")
+		out[a.(int64)] = append(out[a.(int64)], b.(int64))
+		indeg[b.(int64)]++
+		if _, ok := indeg[a.(int64)]; !ok {
+			indeg[a.(int64)] = 0
+		}
+	}
+	var queue []int64
+	for n, d := range indeg {
+		if d == 0 {
+			queue = append(queue, n)
+		}
+	}
+	visited := 0
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		visited++
+		for _, m := range out[n] {
+			if indeg[m]--; indeg[m] == 0 {
+				queue = append(queue, m)
+			}
+		}
+	}
+	if visited != len(indeg) {
+		t.Fatalf("the lineage graph has a cycle: %d of %d nodes could not be ordered", len(indeg)-visited, len(indeg))
+	}
+}
