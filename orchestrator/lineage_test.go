@@ -98,8 +98,8 @@ func TestRecordUncleEdgeDecisionTable(t *testing.T) {
 	ops, store := setup(t)
 	tests := []struct {
 		name   string
-		setup  func(f fleet)          // uncle edges written first
-		spawns [][2]string            // spawn edges (parent, child), children created here
+		setup  func(f fleet) // uncle edges written first
+		spawns [][2]string   // spawn edges (parent, child), children created here
 		act    func(f fleet) (string, int64)
 		want   orchestrator.UncleOutcome
 		edges  string
