@@ -178,6 +178,13 @@ func getSession(tx txn, key string) (*session.Session, error) {
 // transaction. mutate may run more than once (the driver retries) and must be pure; an error
 // from it aborts the update and is returned unchanged.
 func (s *Store) UpdateSession(ctx context.Context, key string, mutate func(*session.Session) error) (*session.Session, error) {
+	return s.UpdateSessionWithQueue(ctx, key, func(u *session.Session, _ *MessageQueue) error { return mutate(u) })
+}
+
+// UpdateSessionWithQueue is UpdateSession whose mutate may also change the session's message
+// queue, in the same transaction and under the same lock (an archive retiring what is pending,
+// a delivery claiming a message and resuming the session).
+func (s *Store) UpdateSessionWithQueue(ctx context.Context, key string, mutate func(*session.Session, *MessageQueue) error) (*session.Session, error) {
 	out, err := write(ctx, s, "update_session", func(tx txn) (*session.Session, error) {
 		found, err := getSession(tx, key)
 		if err != nil {
@@ -192,7 +199,7 @@ func (s *Store) UpdateSession(ctx context.Context, key string, mutate func(*sess
 			return nil, err
 		}
 		after := cloneSession(before)
-		if err := mutate(after); err != nil {
+		if err := mutate(after, s.queueOf(tx, before.ID)); err != nil {
 			return nil, err
 		}
 		after.ID = before.ID

@@ -62,6 +62,20 @@ func (q *Queue) EnqueueRunSession(ctx context.Context, p RunSession, taskID stri
 	return info.ID, nil
 }
 
+// EnqueueDrainMessages schedules a drain of the session's queue in DrainDelay; a drain already
+// scheduled for the session absorbs this one (it delivers whatever is pending when it runs).
+func (q *Queue) EnqueueDrainMessages(ctx context.Context, sessionID int64) error {
+	task, err := NewDrainMessagesTask(DrainMessages{SessionID: sessionID})
+	if err != nil {
+		return err
+	}
+	_, err = q.client.EnqueueContext(ctx, task)
+	if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+		return fmt.Errorf("schedule drain of session %d: %w", sessionID, err)
+	}
+	return nil
+}
+
 // TaskQueued reports whether the task is still waiting or running in the lane.
 func (q *Queue) TaskQueued(ctx context.Context, lane, taskID string) (bool, error) {
 	info, err := q.inspector.GetTaskInfo(lane, taskID)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/hibiken/asynq"
 )
@@ -50,4 +51,34 @@ func NewRunSessionTask(p RunSession, taskID string) (*asynq.Task, error) {
 		return nil, fmt.Errorf("encode run-session payload: %w", err)
 	}
 	return asynq.NewTask(TypeRunSession, b, asynq.Queue(LaneAgents), asynq.TaskID(taskID), asynq.MaxRetry(0)), nil
+}
+
+// TypeDrainMessages delivers the next queued message of a session that rests in needs_input
+// (the original's EnqueuedMessageDrainJob). Nothing handles it yet: the worker registers no
+// handler for it until the agent runner exists, so scheduled drains wait in their lane.
+const TypeDrainMessages = "session:drain"
+
+// DrainMessages is the payload of TypeDrainMessages.
+type DrainMessages struct {
+	SessionID int64 `json:"session_id"`
+}
+
+// DrainDelay is how long a drain waits, so a caller that queues several messages in a row
+// (or a turn that is just ending) settles before the first is delivered.
+const DrainDelay = 10 * time.Second
+
+// DrainMessagesTaskID is one id per session, so a drain already scheduled absorbs the next
+// request instead of queuing a second one.
+func DrainMessagesTaskID(sessionID int64) string {
+	return "session-" + strconv.FormatInt(sessionID, 10) + "-drain"
+}
+
+// NewDrainMessagesTask builds a drain of the session's queue, due in DrainDelay.
+func NewDrainMessagesTask(p DrainMessages) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode drain payload: %w", err)
+	}
+	return asynq.NewTask(TypeDrainMessages, b, asynq.Queue(LaneDefault), asynq.TaskID(DrainMessagesTaskID(p.SessionID)),
+		asynq.ProcessIn(DrainDelay)), nil
 }

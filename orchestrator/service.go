@@ -13,6 +13,7 @@ import (
 // Queue is the part of the job queue the operations use.
 type Queue interface {
 	EnqueueRunSession(ctx context.Context, p jobs.RunSession, taskID string) (string, error)
+	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
 }

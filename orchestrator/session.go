@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -148,17 +149,49 @@ type ArchiveParams struct {
 	Actor string // e.g. "the REST API", "session #12 via the MCP API"
 }
 
-// Archive moves a session to the trash (restorable for session.TrashRetention).
+// Archive moves a session to the trash (restorable for session.TrashRetention). Pending queued
+// messages would never be delivered, so a caller-facing archive refuses while any exist unless
+// Force; a forced one retires them to undelivered in the same transaction.
 func (s *Service) Archive(ctx context.Context, key string, p ArchiveParams) (*session.Session, error) {
-	sess, err := s.transition(ctx, key, session.EventArchive, "Cannot trash", func(u *session.Session) {
+	var retired int
+	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) error {
+		retired = 0
+		if err := applyEvent(u, session.EventArchive, "Cannot trash"); err != nil {
+			return err
+		}
+		pending, err := q.Pending()
+		if err != nil {
+			return err
+		}
+		if len(pending) > 0 && !p.Force {
+			return queuedRefusal(u.ID, pending)
+		}
+		if retired, err = q.RetirePending(); err != nil {
+			return err
+		}
 		now := s.now().UTC()
 		trash := now.Add(session.TrashRetention)
 		u.ArchivedAt, u.TrashAfter, u.RunningJobID = &now, &trash, nil
+		return nil
 	})
-	if err == nil {
-		s.log.Info("session archived", "session_id", sess.ID, "actor", p.Actor, "force", p.Force)
+	if err != nil {
+		return nil, err
 	}
-	return sess, err
+	s.logArchive(ctx, sess, p, retired)
+	return sess, nil
+}
+
+// logArchive writes the timeline line naming who archived and what was discarded.
+func (s *Service) logArchive(ctx context.Context, sess *session.Session, p ArchiveParams, retired int) {
+	actor := cmp.Or(p.Actor, "an unrecorded caller")
+	line := "Session archived by " + actor
+	if retired > 0 {
+		line += fmt.Sprintf("; forced: %d queued message(s) were discarded and marked undelivered", retired)
+	}
+	if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, sess.ID); err != nil {
+		s.log.Warn("session archived but its timeline line was not written", "session_id", sess.ID, "err", err)
+	}
+	s.log.Info("session archived", "session_id", sess.ID, "actor", actor, "force", p.Force, "retired_messages", retired)
 }
 
 // Unarchive restores a trashed session to needs_input.
@@ -172,21 +205,29 @@ func (s *Service) Unarchive(ctx context.Context, key string) (*session.Session, 
 // ValidationError carrying label.
 func (s *Service) transition(ctx context.Context, key string, ev session.Event, label string, apply func(*session.Session)) (*session.Session, error) {
 	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
-		to, _, err := session.Transition(u.Status, ev, session.Guard{
-			HasGitRoot:           u.GitRoot != "",
-			BlockedOnElicitation: u.Metadata["blocked_on_elicitation"] == true,
-		})
-		var te *session.TransitionError
-		if errors.As(err, &te) {
-			return invalid(label, te.Error())
-		}
-		if err != nil {
+		if err := applyEvent(u, ev, label); err != nil {
 			return err
 		}
-		u.Status = to
 		apply(u)
 		return nil
 	})
+}
+
+// applyEvent moves u through the lifecycle; a refused event is a ValidationError carrying label.
+func applyEvent(u *session.Session, ev session.Event, label string) error {
+	to, _, err := session.Transition(u.Status, ev, session.Guard{
+		HasGitRoot:           u.GitRoot != "",
+		BlockedOnElicitation: u.Metadata["blocked_on_elicitation"] == true,
+	})
+	var te *session.TransitionError
+	if errors.As(err, &te) {
+		return invalid(label, te.Error())
+	}
+	if err != nil {
+		return err
+	}
+	u.Status = to
+	return nil
 }
 
 func blankToNil(v *string) *string {

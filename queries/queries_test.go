@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +17,29 @@ import (
 	"github.com/zimmerhq/zimmer/queries"
 )
 
-// embedded maps each //go:embed'ed file of queries.go to the variable it is bound to.
+// embedded maps each //go:embed'ed file of the package's Go files (tests aside) to the variables
+// it is bound to.
 func embedded(t *testing.T) map[string][]string {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "queries.go", nil, parser.ParseComments)
+	sources, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	bound := map[string][]string{}
+	for _, src := range sources {
+		if !strings.HasSuffix(src, "_test.go") {
+			bindEmbeds(t, src, bound)
+		}
+	}
+	return bound
+}
+
+func bindEmbeds(t *testing.T, src string, bound map[string][]string) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), src, nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Doc == nil {
@@ -38,7 +54,6 @@ func embedded(t *testing.T) map[string][]string {
 			bound[file] = append(bound[file], name)
 		}
 	}
-	return bound
 }
 
 func TestEveryStatementFileIsBoundExactlyOnce(t *testing.T) {

@@ -78,6 +78,24 @@ func (b *body) str(name string) *string {
 	return &s
 }
 
+// rawText returns the text of a field sent as a JSON number or string, and "" when it is absent,
+// null or of any other type. It is for self-declared ids (acting_session_id) that the operation
+// parses itself and ignores when malformed, so a bad one never fails the request.
+func (b *body) rawText(name string) string {
+	if !b.present(name) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(b.raw[name], &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(b.raw[name], &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
 // boolean accepts true/false and the strings "true"/"false", as the original does.
 func (b *body) boolean(name string) *bool {
 	if !b.present(name) {

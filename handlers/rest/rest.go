@@ -42,6 +42,15 @@ var Routes = []Route{
 	{http.MethodPost, "/sessions/:id/archive", (*Handler).archiveSession},
 	{http.MethodPost, "/sessions/:id/unarchive", (*Handler).unarchiveSession},
 	{http.MethodPatch, "/sessions/:id/notes", (*Handler).updateNotes},
+	{http.MethodPost, "/sessions/:id/follow_up", (*Handler).followUp},
+	// Gin needs one wildcard name per path position, so the session is :id here too.
+	{http.MethodGet, "/sessions/:id/enqueued_messages", (*Handler).listMessages},
+	{http.MethodPost, "/sessions/:id/enqueued_messages", (*Handler).createMessage},
+	{http.MethodGet, "/sessions/:id/enqueued_messages/:message_id", (*Handler).showMessage},
+	{http.MethodPatch, "/sessions/:id/enqueued_messages/:message_id", (*Handler).updateMessage},
+	{http.MethodDelete, "/sessions/:id/enqueued_messages/:message_id", (*Handler).deleteMessage},
+	{http.MethodPatch, "/sessions/:id/enqueued_messages/:message_id/reorder", (*Handler).reorderMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/interrupt", (*Handler).interruptMessage},
 	{http.MethodDelete, "/sessions/:id/uncle_links/:uncle_id", (*Handler).removeUncleLink},
 }
 

@@ -1,0 +1,206 @@
+package rest
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// messageJSON is the shape of an "enqueued_message" key.
+type messageJSON struct {
+	ID        int64     `json:"id"`
+	SessionID int64     `json:"session_id"`
+	Content   string    `json:"content"`
+	Goal      *string   `json:"goal"`
+	Position  int64     `json:"position"`
+	Status    string    `json:"status"`
+	Origin    string    `json:"origin"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+func renderMessage(m *orchestrator.Message) messageJSON {
+	return messageJSON{ID: m.ID, SessionID: m.SessionID, Content: m.Content, Goal: m.Goal, Position: m.Position,
+		Status: m.Status, Origin: m.Origin, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+}
+
+var errNoMessage = &requestError{http.StatusNotFound, "Not Found", []string{"Enqueued message not found"}}
+
+// messageErr names the missing record: an unknown message under a known session is not a
+// missing session.
+func messageErr(err error) error {
+	if errors.Is(err, orchestrator.ErrMessageNotFound) {
+		return errNoMessage
+	}
+	return err
+}
+
+// messageID reads :message_id; anything but a positive integer cannot name a message.
+func messageID(c *gin.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("message_id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, errNoMessage
+	}
+	return id, nil
+}
+
+func (h *Handler) followUp(c *gin.Context) error {
+	b, err := readBody(c.Request)
+	if err != nil {
+		return err
+	}
+	p := orchestrator.FollowUpParams{Prompt: deref(b.str("prompt")), Goal: b.str("goal"),
+		ActingSessionID: b.rawText("acting_session_id"), Source: orchestrator.SourceFollowUp}
+	force := b.boolean("force_immediate")
+	if err := b.err(); err != nil {
+		return err
+	}
+	p.ForceImmediate = force != nil && *force
+	out, err := h.ops.FollowUp(c.Request.Context(), c.Param("id"), p)
+	if err != nil {
+		return messageErr(err)
+	}
+	switch out.Outcome {
+	case orchestrator.FollowUpQueued:
+		c.JSON(http.StatusAccepted, gin.H{"session": renderSession(out.Session),
+			"enqueued_message": gin.H{"id": out.Message.ID, "position": out.Message.Position, "status": out.Message.Status},
+			"message":          "Message queued (session is running). It will be delivered when the current turn ends."})
+	case orchestrator.FollowUpImmediate:
+		c.JSON(http.StatusOK, gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent immediately"})
+	default:
+		c.JSON(http.StatusOK, gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent"})
+	}
+	return nil
+}
+
+func (h *Handler) listMessages(c *gin.Context) error {
+	page, _ := strconv.Atoi(c.Query("page"))
+	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	list, p, err := h.ops.ListMessages(c.Request.Context(), c.Param("id"),
+		orchestrator.MessageListParams{Status: c.Query("status"), Page: page, PerPage: perPage})
+	if err != nil {
+		return err
+	}
+	out := make([]messageJSON, 0, len(list))
+	for _, m := range list {
+		out = append(out, renderMessage(m))
+	}
+	c.JSON(http.StatusOK, gin.H{"enqueued_messages": out, "pagination": gin.H{
+		"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages,
+	}})
+	return nil
+}
+
+func (h *Handler) showMessage(c *gin.Context) error {
+	id, err := messageID(c)
+	if err != nil {
+		return err
+	}
+	m, err := h.ops.GetMessage(c.Request.Context(), c.Param("id"), id)
+	if err != nil {
+		return messageErr(err)
+	}
+	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
+	return nil
+}
+
+func (h *Handler) createMessage(c *gin.Context) error {
+	b, err := readBody(c.Request)
+	if err != nil {
+		return err
+	}
+	p := orchestrator.MessageParams{Content: deref(b.str("content")), Goal: b.str("goal"),
+		ActingSessionID: b.rawText("acting_session_id"), Source: orchestrator.SourceEnqueue}
+	if err := b.err(); err != nil {
+		return err
+	}
+	m, err := h.ops.CreateMessage(c.Request.Context(), c.Param("id"), p)
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusCreated, gin.H{"enqueued_message": renderMessage(m)})
+	return nil
+}
+
+func (h *Handler) updateMessage(c *gin.Context) error {
+	id, err := messageID(c)
+	if err != nil {
+		return err
+	}
+	b, err := readBody(c.Request)
+	if err != nil {
+		return err
+	}
+	p := orchestrator.MessageUpdateParams{Content: b.optString("content"), Goal: b.optString("goal")}
+	if err := b.err(); err != nil {
+		return err
+	}
+	m, err := h.ops.UpdateMessage(c.Request.Context(), c.Param("id"), id, p)
+	if err != nil {
+		return messageErr(err)
+	}
+	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
+	return nil
+}
+
+func (h *Handler) deleteMessage(c *gin.Context) error {
+	id, err := messageID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.ops.DeleteMessage(c.Request.Context(), c.Param("id"), id); err != nil {
+		return messageErr(err)
+	}
+	c.Status(http.StatusNoContent)
+	return nil
+}
+
+func (h *Handler) reorderMessage(c *gin.Context) error {
+	id, err := messageID(c)
+	if err != nil {
+		return err
+	}
+	b, err := readBody(c.Request)
+	if err != nil {
+		return err
+	}
+	position := b.integer("position")
+	if position == nil {
+		return &requestError{http.StatusUnprocessableEntity, "Invalid position", []string{"position must be an integer of 1 or greater"}}
+	}
+	m, err := h.ops.ReorderMessage(c.Request.Context(), c.Param("id"), id, *position)
+	if err != nil {
+		return messageErr(err)
+	}
+	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
+	return nil
+}
+
+func (h *Handler) interruptMessage(c *gin.Context) error {
+	id, err := messageID(c)
+	if err != nil {
+		return err
+	}
+	b, err := readBody(c.Request)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Interrupt(c.Request.Context(), c.Param("id"), id, b.rawText("acting_session_id"))
+	if err != nil {
+		return messageErr(err)
+	}
+	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": "Message sent as interrupt"})
+	return nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

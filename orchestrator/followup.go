@@ -1,0 +1,301 @@
+package orchestrator
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// FollowUpParams are the arguments of a follow-up, shared by REST and MCP action_session.
+type FollowUpParams struct {
+	Prompt string
+	// Goal means the same on every path: non-blank becomes the session's goal (on the queued
+	// path when the message is delivered), blank or absent leaves the goal alone.
+	Goal *string
+	// ForceImmediate interrupts: the prompt jumps the queue and is delivered now, ending a
+	// running turn.
+	ForceImmediate bool
+	// ActingSessionID is the caller's self-declared session (raw text); see RecordUncle.
+	ActingSessionID string
+	Source          string // uncle-edge source; SourceFollowUp when empty
+}
+
+// FollowUpOutcome says which path a follow-up took.
+type FollowUpOutcome string
+
+// The three delivery paths.
+const (
+	FollowUpSent      FollowUpOutcome = "sent"      // idle session: resumed with the prompt
+	FollowUpQueued    FollowUpOutcome = "queued"    // running session: appended to its queue
+	FollowUpImmediate FollowUpOutcome = "immediate" // force_immediate: delivered as an interrupt
+)
+
+// FollowUpResult is the outcome of FollowUp.
+type FollowUpResult struct {
+	Session *session.Session
+	Outcome FollowUpOutcome
+	Message *Message // the queued message, on the queued path
+}
+
+// runReason is the RunSession reason of every delivery made here.
+const runReason = "follow_up"
+
+// FollowUp delivers a prompt to an existing session: a running session queues it for the end
+// of its turn, a waiting or needs_input one resumes with it now, and ForceImmediate interrupts.
+// Failed and archived sessions refuse it on every path.
+func (s *Service) FollowUp(ctx context.Context, key string, p FollowUpParams) (FollowUpResult, error) {
+	prompt, err := requiredText("Prompt", p.Prompt, session.MaxPrompt)
+	if err != nil {
+		return FollowUpResult{}, err
+	}
+	goal, err := optionalGoal(p.Goal)
+	if err != nil {
+		return FollowUpResult{}, err
+	}
+	source := cmp.Or(p.Source, SourceFollowUp)
+	if p.ForceImmediate {
+		sess, err := s.interrupt(ctx, key, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
+		if err != nil {
+			return FollowUpResult{}, err
+		}
+		s.RecordUncle(ctx, sess.ID, p.ActingSessionID, source)
+		return FollowUpResult{Session: sess, Outcome: FollowUpImmediate}, nil
+	}
+	out, h, err := s.routeFollowUp(ctx, key, prompt, goal)
+	if err != nil {
+		return FollowUpResult{}, err
+	}
+	if h != nil {
+		if err := s.dispatch(ctx, out.Session, h); err != nil {
+			return FollowUpResult{}, err
+		}
+	}
+	s.RecordUncle(ctx, out.Session.ID, p.ActingSessionID, source)
+	return out, nil
+}
+
+// routeFollowUp decides the path under the session's lock, so the status it branches on is the
+// status the delivery lands on: a running session gets a queued message, an idle one the prompt
+// and a resume (whose job the caller then dispatches, after commit).
+func (s *Service) routeFollowUp(ctx context.Context, key, prompt string, goal *string) (FollowUpResult, *handOff, error) {
+	token := rand.Text() // drawn once, outside the retried transaction, so the task id is stable
+	var (
+		queued *graph.Message
+		h      *handOff
+	)
+	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) (err error) {
+		queued, h = nil, nil
+		switch u.Status {
+		case session.StatusFailed, session.StatusArchived:
+			return refuseFollowUp(u)
+		case session.StatusRunning:
+			queued, err = q.Append(graph.NewMessage{Content: prompt, Goal: goal, Origin: graph.OriginCaller})
+			return err
+		}
+		h = newHandOff(u, "follow-up-"+token, prompt)
+		u.Prompt = &prompt // a REST follow-up to an idle session overwrites the prompt, as the original does
+		return s.handOff(u, goal, h, "Cannot send follow-up")
+	})
+	if err != nil {
+		return FollowUpResult{}, nil, err
+	}
+	if queued != nil {
+		return FollowUpResult{Session: sess, Outcome: FollowUpQueued, Message: queued}, nil, nil
+	}
+	return FollowUpResult{Session: sess, Outcome: FollowUpSent}, h, nil
+}
+
+func refuseFollowUp(u *session.Session) error {
+	return invalid("Cannot send follow-up", fmt.Sprintf(
+		"Session #%d is %s; a follow-up can only reach a running, waiting or needs_input session (unarchive or restart it first)", u.ID, u.Status))
+}
+
+// Interrupt delivers a queued message now: it moves to the front of the queue, is claimed and
+// handed to a new agent job, and a running turn is asked to end. Only running, waiting and
+// needs_input sessions can be interrupted.
+func (s *Service) Interrupt(ctx context.Context, key string, messageID int64, acting string) (*session.Session, error) {
+	sess, err := s.interrupt(ctx, key, target{messageID: messageID, refusal: "Cannot interrupt"})
+	if err != nil {
+		return nil, err
+	}
+	s.RecordUncle(ctx, sess.ID, acting, SourceInterrupt)
+	return sess, nil
+}
+
+// target is what an interrupt delivers: a message already queued, or one staged for it.
+type target struct {
+	messageID int64
+	stage     *graph.NewMessage
+	refusal   string // the label of the refusal when the session cannot take it
+}
+
+// interrupt stages (or takes) the target message, moves it to position 1 and claims it, all
+// under the session's lock, so it is delivered exactly once and the rest keep their order;
+// then dispatches its job.
+func (s *Service) interrupt(ctx context.Context, key string, t target) (*session.Session, error) {
+	var h *handOff
+	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) error {
+		h = nil
+		if !interruptible(u.Status) {
+			return invalid(t.refusal, fmt.Sprintf(
+				"Session #%d is %s; only a running, waiting or needs_input session can take a message now", u.ID, u.Status))
+		}
+		claimed, err := claimForInterrupt(q, t)
+		if err != nil {
+			return err
+		}
+		h = newHandOff(u, "follow-up-msg-"+strconv.FormatInt(claimed.ID, 10), claimed.Content)
+		h.message, h.staged = claimed, t.stage != nil
+		return s.handOff(u, claimed.Goal, h, t.refusal)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sess, s.dispatch(ctx, sess, h)
+}
+
+func interruptible(st session.Status) bool {
+	return st == session.StatusRunning || st == session.StatusWaiting || st == session.StatusNeedsInput
+}
+
+func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) {
+	id := t.messageID
+	if t.stage != nil {
+		staged, err := q.Append(*t.stage)
+		if err != nil {
+			return nil, err
+		}
+		id = staged.ID
+	}
+	m, err := q.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if m.Status != graph.MessagePending {
+		return nil, fmt.Errorf("message %d is %s, not pending, so it cannot be sent now: %w", id, m.Status, ErrConflict)
+	}
+	if _, err := q.Move(id, 1); err != nil {
+		return nil, err
+	}
+	claimed, err := q.ClaimNext()
+	if err != nil {
+		return nil, err
+	}
+	if claimed.ID != id { // cannot happen under the lock; refuse rather than deliver the wrong one
+		return nil, fmt.Errorf("claimed message %d instead of %d: %w", claimed.ID, id, ErrConflict)
+	}
+	return claimed, nil
+}
+
+// handOff is one delivery, decided under the session's lock and dispatched after commit.
+type handOff struct {
+	taskID  string
+	prompt  string
+	message *graph.Message // the claimed message; nil on the direct path
+	staged  bool           // the message was created for this delivery (force_immediate)
+	before  session.Session
+}
+
+// newHandOff remembers what the delivery is about to change, to put it back if dispatch fails.
+func newHandOff(u *session.Session, reason, prompt string) *handOff {
+	before := *u
+	before.Metadata, before.CustomMetadata = maps.Clone(u.Metadata), maps.Clone(u.CustomMetadata)
+	return &handOff{taskID: jobs.RunSessionTaskID(u.ID, reason), prompt: prompt, before: before}
+}
+
+// handOff points the session's next turn at h: a non-blank goal replaces the session's, an idle
+// session resumes, a running one is asked to end its turn, and the new job is recorded as the
+// one that owns the session.
+func (s *Service) handOff(u *session.Session, goal *string, h *handOff, label string) error {
+	if goal != nil {
+		g := s.catalog.ResolveGoal(*goal)
+		u.Goal = &g
+	}
+	if u.Status == session.StatusRunning {
+		// The runner that owns the turn ends it when it sees this (the original signals the
+		// process, or records interrupt_terminate_pid for the monitor loop).
+		u.Metadata["interrupt_requested_at"] = s.now().UTC().Format(time.RFC3339Nano)
+	} else {
+		if err := applyEvent(u, session.EventResume, label); err != nil {
+			return err
+		}
+		clearResumeMarkers(u)
+	}
+	u.JobID, u.RunningJobID = &h.taskID, &h.taskID
+	return nil
+}
+
+// clearResumeMarkers is the resume event's bookkeeping: stale MCP failure keys, the pause
+// reason, drain attempts, elicitation markers and a pending sleep belong to the turn that ended.
+func clearResumeMarkers(u *session.Session) {
+	for _, k := range []string{"should_fail_session", "mcp_connection_checked", "mcp_failed_servers", "mcp_failure_reason", "mcp_servers_status"} {
+		delete(u.CustomMetadata, k)
+	}
+	for _, k := range []string{"paused_by", "enqueued_drain_attempts", "blocked_on_elicitation", "lost_elicitation", "pending_sleep"} {
+		delete(u.Metadata, k)
+	}
+}
+
+// dispatch queues the agent job of a committed hand-off and then retires its message. If the
+// job cannot be queued, the hand-off is undone (the staged message deleted, a queued one
+// released, the session put back) and the error returned.
+func (s *Service) dispatch(ctx context.Context, sess *session.Session, h *handOff) error {
+	_, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: sess.ID, Prompt: h.prompt, Reason: runReason}, h.taskID)
+	if err != nil && !errors.Is(err, jobs.ErrDuplicate) { // a duplicate id is this very delivery, already queued
+		s.undoHandOff(ctx, sess.ID, h)
+		return fmt.Errorf("dispatch follow-up to session %d: %w", sess.ID, err)
+	}
+	if h.message == nil {
+		return nil
+	}
+	if err := s.store.MarkMessageDelivered(ctx, strconv.FormatInt(sess.ID, 10), h.message.ID); err != nil {
+		// The job is queued, so the delivery stands; the row merely lingers as processing.
+		s.log.Warn("follow-up dispatched but its message was not retired", "session_id", sess.ID, "message_id", h.message.ID, "err", err)
+	}
+	return nil
+}
+
+// undoHandOff reverses a hand-off whose job was never queued. The session is put back only if
+// the failed job still owns it: anything that took the session over since wins.
+func (s *Service) undoHandOff(ctx context.Context, sessionID int64, h *handOff) {
+	_, err := s.store.UpdateSessionWithQueue(ctx, strconv.FormatInt(sessionID, 10), func(u *session.Session, q *graph.MessageQueue) error {
+		if err := releaseMessage(q, h); err != nil {
+			return err
+		}
+		if u.RunningJobID == nil || *u.RunningJobID != h.taskID {
+			return nil
+		}
+		u.Status, u.Prompt, u.Goal = h.before.Status, h.before.Prompt, h.before.Goal
+		u.JobID, u.RunningJobID = h.before.JobID, h.before.RunningJobID
+		u.Metadata, u.CustomMetadata = maps.Clone(h.before.Metadata), maps.Clone(h.before.CustomMetadata)
+		return nil
+	})
+	if err != nil {
+		s.log.Error("a follow-up that could not be dispatched was not undone", "session_id", sessionID, "task_id", h.taskID, "err", err)
+	}
+}
+
+func releaseMessage(q *graph.MessageQueue, h *handOff) error {
+	if h.message == nil {
+		return nil
+	}
+	var err error
+	if h.staged {
+		err = q.Delete(h.message.ID)
+	} else {
+		_, err = q.SetStatus(h.message.ID, graph.MessagePending)
+	}
+	if errors.Is(err, ErrMessageNotFound) {
+		return nil // already gone: nothing to put back
+	}
+	return err
+}
