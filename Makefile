@@ -11,7 +11,7 @@ test:    ## start test Neo4j/Redis on test ports, lint, run every test
 	@bash devtools/test.sh
 
 bench:   ## benchmarks against the test Neo4j/Redis (see README)
-	@bash devtools/bench.sh
+	@bash devtools/bench.sh $(BENCH_ARGS)
 
 build:
 	go build -o .zimmer/bin/zimmer ./cmd/zimmer

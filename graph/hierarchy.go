@@ -22,6 +22,27 @@ func (s *Store) Hierarchy(ctx context.Context, id int64) (*lineage.Hierarchy, er
 	return h, nil
 }
 
+// SessionHierarchy reads a session (by slug or id) and walks its hierarchy in one read
+// transaction: what GET /sessions/:id and get_session show.
+func (s *Store) SessionHierarchy(ctx context.Context, key string) (*session.Session, *lineage.Hierarchy, error) {
+	type both struct {
+		s *session.Session
+		h *lineage.Hierarchy
+	}
+	out, err := read(ctx, s, "session_hierarchy", func(tx txn) (both, error) {
+		sess, err := getSession(tx, key)
+		if err != nil {
+			return both{}, err
+		}
+		h, err := lineage.Walk(lineageSource{tx}, sess.ID)
+		return both{sess, h}, err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("session %q with its hierarchy: %w", key, err)
+	}
+	return out.s, out.h, nil
+}
+
 // lineageSource answers the walk's questions inside one transaction.
 type lineageSource struct{ tx txn }
 

@@ -40,34 +40,22 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 		if err := lockLineage(tx); err != nil {
 			return "", err
 		}
-		if err := requireSession(tx, junior); err != nil {
-			return "", fmt.Errorf("junior session %d: %w", junior, err)
-		}
-		if err := requireSession(tx, senior); errors.Is(err, ErrNotFound) {
-			return UncleNoActor, nil
-		} else if err != nil {
-			return "", err
-		}
-		if ok, err := reaches(tx, senior, junior); err != nil || ok {
-			return UncleAlready, err
-		}
-		direct, err := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": junior, "junior": senior})
+		rec, err := tx.single("classify_uncle_edge", queries.ClassifyUncleEdge, map[string]any{"senior": senior, "junior": junior})
 		if err != nil {
 			return "", err
 		}
-		if len(direct) > 0 {
-			if _, err := tx.single("delete_uncle_edge", queries.DeleteUncleEdge, map[string]any{"senior": junior, "junior": senior}); err != nil {
-				return "", err
-			}
-			if ok, err := reaches(tx, junior, senior); err != nil {
-				return "", err
-			} else if ok {
-				return "", errInversionRefused
-			}
-			return UncleInverted, createUncle(tx, senior, junior, source, s.now)
-		}
-		if ok, err := reaches(tx, junior, senior); err != nil || ok {
-			return UncleCycle, err
+		f := rec.AsMap()
+		switch {
+		case f["junior_exists"] != true:
+			return "", fmt.Errorf("junior session %d: %w", junior, ErrNotFound)
+		case f["senior_exists"] != true:
+			return UncleNoActor, nil
+		case f["senior_reaches"] == true:
+			return UncleAlready, nil
+		case f["direct_reverse"] == true:
+			return invert(tx, senior, junior, source, s.now)
+		case f["junior_reaches"] == true:
+			return UncleCycle, nil
 		}
 		return UncleCreated, createUncle(tx, senior, junior, source, s.now)
 	})
@@ -80,6 +68,21 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 		return "", fmt.Errorf("record uncle edge %d→%d: %w", senior, junior, err)
 	}
 	return res, nil
+}
+
+// invert replaces the direct edge junior → senior by senior → junior, unless junior still
+// reaches senior by a longer path once the direct edge is gone: then the whole transaction is
+// rolled back (errInversionRefused), because the reverse edge would close a cycle.
+func invert(tx txn, senior, junior int64, source string, now func() time.Time) (UncleResult, error) {
+	if _, err := tx.single("delete_uncle_edge", queries.DeleteUncleEdge, map[string]any{"senior": junior, "junior": senior}); err != nil {
+		return "", err
+	}
+	if ok, err := reaches(tx, junior, senior); err != nil {
+		return "", err
+	} else if ok {
+		return "", errInversionRefused
+	}
+	return UncleInverted, createUncle(tx, senior, junior, source, now)
 }
 
 // UncleEdge describes one recorded uncle edge.

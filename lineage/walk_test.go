@@ -192,3 +192,21 @@ func TestWalkOfAMissingSessionFails(t *testing.T) {
 		t.Fatal("want an error")
 	}
 }
+
+func TestUnorderedCountsNodesCaughtInCycles(t *testing.T) {
+	tests := []struct {
+		name  string
+		edges [][2]int64
+		want  int
+	}{
+		{"empty", nil, 0},
+		{"a tree with a diamond", [][2]int64{{1, 2}, {1, 3}, {2, 4}, {3, 4}}, 0},
+		{"a two-cycle", [][2]int64{{1, 2}, {2, 1}}, 2},
+		{"a three-cycle hanging off a DAG", [][2]int64{{0, 1}, {1, 2}, {2, 3}, {3, 1}, {3, 4}}, 4},
+	}
+	for _, tt := range tests {
+		if got := Unordered(tt.edges); got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

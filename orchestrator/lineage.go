@@ -68,11 +68,7 @@ func (s *Service) decideUncle(ctx context.Context, juniorID int64, acting, sourc
 
 // Hierarchy reads a session and the bounded lineage graph around it.
 func (s *Service) Hierarchy(ctx context.Context, key string) (*session.Session, *lineage.Hierarchy, error) {
-	sess, err := s.store.GetSession(ctx, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := s.store.Hierarchy(ctx, sess.ID)
+	sess, h, err := s.store.SessionHierarchy(ctx, key)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,12 +9,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/lineage"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -175,7 +174,7 @@ func TestCycleAttemptsOfLength2To4AreRefused(t *testing.T) {
 			if got := uncle(t, ops, f, last, "N0"); got != want {
 				t.Fatalf("closing edge %s→N0: %s, want %s", last, got, want)
 			}
-			assertAcyclic(t, store, f.ids())
+			assertAcyclic(t, store)
 		})
 	}
 }
@@ -190,15 +189,7 @@ func TestFourIndividuallyLegalCallsCannotBuildACycle(t *testing.T) {
 	if got := uncle(t, ops, f, "A", "B"); got != orchestrator.UncleCycle {
 		t.Fatalf("got %s", got)
 	}
-	assertAcyclic(t, store, f.ids())
-}
-
-func (f fleet) ids() []int64 {
-	var ids []int64
-	for _, id := range f {
-		ids = append(ids, id)
-	}
-	return ids
+	assertAcyclic(t, store)
 }
 
 func TestRecordedEdgesAreOnBothTimelines(t *testing.T) {
@@ -285,53 +276,18 @@ func TestConcurrentFollowUpsNeverCreateACycle(t *testing.T) {
 		t.Fatalf("outcomes %v: want no errors, and both created and refused edges", total)
 	}
 	t.Logf("outcomes over %d acts: %v", writers*perWriter, total)
-	assertAcyclic(t, store, ids)
+	assertAcyclic(t, store)
 }
 
-// assertAcyclic reads every spawn and uncle edge among ids with its own Cypher and runs Kahn's
-// algorithm over them: independent of the writer's reachability check.
-func assertAcyclic(t *testing.T, store *graph.Store, ids []int64) {
+// assertAcyclic reads every stored spawn and uncle edge and orders them with Kahn's algorithm
+// (lineage.Unordered): a check independent of the writer's reachability search.
+func assertAcyclic(t *testing.T, store *graph.Store) {
 	t.Helper()
-	driver, err := neo4j.NewDriverWithContext(graphtest.Neo4jURI(), neo4j.NoAuth())
+	edges, err := store.LineageEdges(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer driver.Close(context.Background())
-	res, err := neo4j.ExecuteQuery(context.Background(), driver,
-		`MATCH (a:Session)-[:SPAWNED|UNCLE_OF]->(b:Session) WHERE a.id IN $ids OR b.id IN $ids RETURN a.id AS a, b.id AS b`,
-		map[string]any{"ids": ids}, neo4j.EagerResultTransformer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[int64][]int64{}
-	indeg := map[int64]int{}
-	for _, r := range res.Records {
-		a, _ := r.Get("a")
-		b, _ := r.Get("b")
-		out[a.(int64)] = append(out[a.(int64)], b.(int64))
-		indeg[b.(int64)]++
-		if _, ok := indeg[a.(int64)]; !ok {
-			indeg[a.(int64)] = 0
-		}
-	}
-	var queue []int64
-	for n, d := range indeg {
-		if d == 0 {
-			queue = append(queue, n)
-		}
-	}
-	visited := 0
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		visited++
-		for _, m := range out[n] {
-			if indeg[m]--; indeg[m] == 0 {
-				queue = append(queue, m)
-			}
-		}
-	}
-	if visited != len(indeg) {
-		t.Fatalf("the lineage graph has a cycle: %d of %d nodes could not be ordered", len(indeg)-visited, len(indeg))
+	if n := lineage.Unordered(edges); n != 0 {
+		t.Fatalf("the lineage graph has a cycle: %d sessions cannot be ordered", n)
 	}
 }

@@ -125,6 +125,11 @@ var ListLogs string
 //go:embed lock_lineage.cypher
 var LockLineage string
 
+// ClassifyUncleEdge gathers an uncle-edge decision's facts.
+//
+//go:embed classify_uncle_edge.cypher
+var ClassifyUncleEdge string
+
 // Reaches is the exact reachability check.
 //
 //go:embed reaches.cypher
@@ -164,3 +169,18 @@ var LineageJuniors string
 //
 //go:embed lineage_nodes.cypher
 var LineageNodes string
+
+// ImportSessions bulk-creates synthetic sessions.
+//
+//go:embed import_sessions.cypher
+var ImportSessions string
+
+// ImportEdges bulk-creates synthetic lineage edges.
+//
+//go:embed import_edges.cypher
+var ImportEdges string
+
+// LineageEdges pages through every lineage edge.
+//
+//go:embed lineage_edges.cypher
+var LineageEdges string

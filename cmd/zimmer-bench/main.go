@@ -1,0 +1,225 @@
+// Command zimmer-bench builds a synthetic fleet in a Neo4j of its own and measures the lineage
+// operations against the performance targets: the hierarchy read behind GET /sessions/:id, an
+// uncle-edge write with its exact cycle check, and the worst-case cycle check; then many
+// concurrent writers, after which an independent check proves the graph is still acyclic.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/lineage"
+)
+
+type options struct {
+	sessions, samples, writers, acts int
+	uri                              string
+	seed                             uint64
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.sessions, "sessions", 100_000, "fleet size (use 1000000 for the SPEC §10 targets)")
+	flag.IntVar(&o.samples, "samples", 2000, "timed samples per measurement")
+	flag.IntVar(&o.writers, "writers", 16, "concurrent writers in the acyclicity run")
+	flag.IntVar(&o.acts, "acts", 10_000, "uncle-edge acts in the acyclicity run")
+	flag.StringVar(&o.uri, "neo4j", envOr("BENCH_NEO4J_URI", "bolt://127.0.0.1:37687"), "the benchmark's Neo4j")
+	flag.Uint64Var(&o.seed, "seed", 7, "fleet shape seed")
+	flag.Parse()
+	if err := run(context.Background(), o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "zimmer-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func envOr(k, d string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return d
+}
+
+func run(ctx context.Context, o options, out io.Writer) error {
+	stats := &statementStats{d: map[string][]time.Duration{}}
+	store, err := graph.Open(ctx, graph.Options{URI: o.uri, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Observer: stats}, 60*time.Second)
+	if err != nil {
+		return err
+	}
+	defer store.Close(ctx)
+	if _, err := store.Migrate(ctx); err != nil {
+		return err
+	}
+	f := shape(o.sessions, o.seed)
+	if _, err := store.GetSession(ctx, strconv.Itoa(o.sessions)); errors.Is(err, graph.ErrNotFound) {
+		if err := f.load(ctx, store); err != nil {
+			return err
+		}
+	} else if err != nil {
+		return err
+	} else {
+		fmt.Fprintf(out, "fleet of %d sessions already loaded\n", o.sessions)
+	}
+	fmt.Fprintf(out, "\nfleet: %d sessions, %d spawn edges, %d uncle edges, %d wide routers of %d children, hot session #%d with %d seniors\n\n",
+		o.sessions, len(f.spawns), len(f.uncles), len(f.wide), f.wideSize, f.hot, f.hotSeniors)
+	fmt.Fprintf(out, "%-58s %8s %8s %8s %8s\n", "measurement", "n", "p50", "p99", "max")
+	r := rand.New(rand.NewPCG(o.seed, 99))
+	random := func() int64 { return 1 + r.Int64N(int64(o.sessions)) }
+	// Warm the page cache and the query plans first: the targets are for a running service.
+	time1(o.samples/2, func() error { return hierarchyRead(ctx, store, random()) })
+	stats.reset()
+	report(out, "hierarchy read (GET /sessions/:id), random session", time1(o.samples, func() error {
+		return hierarchyRead(ctx, store, random())
+	}))
+	report(out, "hierarchy read, child of a wide router (150-node cap)", time1(o.samples, func() error {
+		return hierarchyRead(ctx, store, f.wideChild(r))
+	}))
+	report(out, "uncle-edge write with exact cycle check, random pair", time1(o.samples, func() error {
+		_, err := store.RecordUncleEdge(ctx, random(), random(), "bench")
+		return err
+	}))
+	report(out, "worst-case cycle check: wide router → hot session", worstCase(ctx, store, f, o.samples/4))
+	stats.print(out)
+	return concurrent(ctx, store, o, out)
+}
+
+// statementStats collects per-statement latency, to show where a measurement's time goes.
+type statementStats struct {
+	mu sync.Mutex
+	d  map[string][]time.Duration
+}
+
+func (s *statementStats) ObserveStatement(name string, d time.Duration, _ error) {
+	s.mu.Lock()
+	s.d[name] = append(s.d[name], d)
+	s.mu.Unlock()
+}
+
+func (s *statementStats) reset() {
+	s.mu.Lock()
+	s.d = map[string][]time.Duration{}
+	s.mu.Unlock()
+}
+
+func (s *statementStats) print(out io.Writer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(out, "\nper statement (all measurements above):\n")
+	names := slices.Sorted(maps.Keys(s.d))
+	for _, n := range names {
+		report(out, "  "+n, s.d[n])
+	}
+}
+
+// hierarchyRead is the read behind GET /sessions/:id: the session and its hierarchy.
+func hierarchyRead(ctx context.Context, store *graph.Store, id int64) error {
+	_, _, err := store.SessionHierarchy(ctx, strconv.FormatInt(id, 10))
+	return err
+}
+
+// worstCase times writes whose reachability search must exhaust both a wide router's whole
+// subtree and the hot session's many seniors before concluding there is no path; each new edge
+// is removed again (untimed) so every sample does the full search.
+func worstCase(ctx context.Context, store *graph.Store, f *fleet, n int) []time.Duration {
+	var ds []time.Duration
+	for i := range n {
+		w := f.wide[i%len(f.wide)]
+		start := time.Now()
+		res, err := store.RecordUncleEdge(ctx, w, f.hot, "bench")
+		ds = append(ds, time.Since(start))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "worst case:", err)
+			return ds
+		}
+		if res == graph.UncleCreated {
+			if _, _, err := store.RemoveUncleEdge(ctx, w, f.hot); err != nil {
+				fmt.Fprintln(os.Stderr, "worst case cleanup:", err)
+				return ds
+			}
+		}
+	}
+	return ds
+}
+
+// concurrent runs many writers over random pairs, then proves acyclicity independently.
+func concurrent(ctx context.Context, store *graph.Store, o options, out io.Writer) error {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	outcomes := map[graph.UncleResult]int{}
+	var all []time.Duration
+	start := time.Now()
+	for w := range o.writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(o.seed, uint64(w)))
+			for range o.acts / o.writers {
+				a, b := 1+r.Int64N(int64(o.sessions)), 1+r.Int64N(int64(o.sessions))
+				t0 := time.Now()
+				res, err := store.RecordUncleEdge(ctx, a, b, "bench")
+				d := time.Since(t0)
+				mu.Lock()
+				if err != nil {
+					outcomes["error"]++
+				} else {
+					outcomes[res]++
+				}
+				all = append(all, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	report(out, fmt.Sprintf("uncle-edge write under %d concurrent writers", o.writers), all)
+	fmt.Fprintf(out, "\n%d acts in %s (%.0f writes/s), outcomes %v\n", len(all), elapsed.Round(time.Millisecond),
+		float64(len(all))/elapsed.Seconds(), outcomes)
+	edges, err := store.LineageEdges(ctx)
+	if err != nil {
+		return err
+	}
+	if n := lineage.Unordered(edges); n != 0 {
+		return fmt.Errorf("CYCLE: %d sessions cannot be ordered after the concurrent run", n)
+	}
+	fmt.Fprintf(out, "independent check (Kahn over all %d lineage edges): acyclic\n", len(edges))
+	if outcomes["error"] > 0 {
+		return fmt.Errorf("%d writes failed", outcomes["error"])
+	}
+	return nil
+}
+
+func time1(n int, fn func() error) []time.Duration {
+	ds := make([]time.Duration, 0, n)
+	for range n {
+		start := time.Now()
+		if err := fn(); err != nil {
+			fmt.Fprintln(os.Stderr, "sample failed:", err)
+			continue
+		}
+		ds = append(ds, time.Since(start))
+	}
+	return ds
+}
+
+func report(out io.Writer, name string, ds []time.Duration) {
+	if len(ds) == 0 {
+		fmt.Fprintf(out, "%-58s %8d %8s %8s %8s\n", name, 0, "-", "-", "-")
+		return
+	}
+	slices.Sort(ds)
+	q := func(p float64) string {
+		return fmt.Sprintf("%.2fms", float64(ds[min(len(ds)-1, int(p*float64(len(ds))))].Microseconds())/1000)
+	}
+	fmt.Fprintf(out, "%-58s %8d %8s %8s %8s\n", name, len(ds), q(0.50), q(0.99), q(1))
+}

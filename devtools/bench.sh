@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# devtools/bench.sh (make bench): start a Neo4j of the benchmark's own (port 37687, data under
+# .zimmer/bench-<sessions>/ so each fleet size is built once and reused), then run
+# cmd/zimmer-bench with the given flags, e.g. `make bench BENCH_ARGS=-sessions=1000000`.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need_go
+cd "$ROOT"
+
+sessions=100000
+for arg in "$@"; do
+  case "$arg" in -sessions=*|--sessions=*) sessions="${arg#*=}" ;; esac
+done
+BENCH_DIR="${ZIMMER_BENCH_DIR:-$ROOT/.zimmer/bench-$sessions}"
+port="${ZIMMER_BENCH_NEO4J_PORT:-37687}"
+export NEO4J_HOME_DIR="$BENCH_DIR/neo4j" NEO4J_BOLT_PORT="$port"
+export NEO4J_HEAP="${NEO4J_HEAP:-2g}" NEO4J_PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-1024}"
+"$DEVTOOLS/neo4j.sh" start
+trap '"$DEVTOOLS/neo4j.sh" stop >/dev/null' EXIT
+export BENCH_NEO4J_URI="bolt://127.0.0.1:$port"
+go run ./cmd/zimmer-bench "$@"

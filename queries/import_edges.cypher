@@ -1,0 +1,15 @@
+// ImportEdges: bulk-create spawn and uncle edges for a synthetic fleet. It takes no lineage lock
+// and checks no cycles: the caller guarantees the edges are acyclic (e.g. senior id < junior id).
+// Params: $spawns (list of {from, to}), $uncles (list of {from, to}), $at. Returns: one row {ok}.
+CALL () {
+  UNWIND $spawns AS e
+  MATCH (a:Session {id: e.from}), (b:Session {id: e.to})
+  CREATE (a)-[:SPAWNED]->(b)
+}
+CALL () {
+  UNWIND $uncles AS e
+  MATCH (a:Session {id: e.from}), (b:Session {id: e.to})
+  MERGE (a)-[u:UNCLE_OF]->(b)
+  ON CREATE SET u.source = 'bench', u.created_at = $at
+}
+RETURN true AS ok
