@@ -24,12 +24,15 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	}
 	_, err := write(ctx, s, "ensure_counters", func(tx txn) (struct{}, error) {
 		_, err := tx.collect("ensure_counters", queries.EnsureCounters, map[string]any{
-			"names": []string{"session", "enqueued_message", "category"},
+			"names": []string{"session", "enqueued_message", "category", "human_message"},
 		})
 		return struct{}{}, err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	return len(stmts) + 1, nil
+	if err := s.SeedUsers(ctx); err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	return len(stmts) + 2, nil
 }
