@@ -21,6 +21,7 @@ type Metrics struct {
 	UncleEdges      *prometheus.CounterVec
 	WalkNodes       prometheus.Histogram
 	WalkTruncations prometheus.Counter
+	HumanMessages   *prometheus.CounterVec
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -61,8 +62,12 @@ func New() *Metrics {
 		Name: "zimmer_hierarchy_walk_truncations_total",
 		Help: "Hierarchy walks cut by MAX_DEPTH (8) or MAX_NODES (150).",
 	})
+	m.HumanMessages = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zimmer_human_messages_total",
+		Help: "Human messages recorded at a capture boundary, by channel (web_ui, slack).",
+	}, []string{"channel"})
 	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated,
-		m.UncleEdges, m.WalkNodes, m.WalkTruncations)
+		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages)
 	return m
 }
 
@@ -85,6 +90,9 @@ func (m *Metrics) ObserveWalk(nodes int, truncated bool) {
 		m.WalkTruncations.Inc()
 	}
 }
+
+// ObserveHumanMessage counts one human message recorded at a capture boundary.
+func (m *Metrics) ObserveHumanMessage(channel string) { m.HumanMessages.WithLabelValues(channel).Inc() }
 
 // Handler serves the registry in the Prometheus exposition format.
 func (m *Metrics) Handler() http.Handler {

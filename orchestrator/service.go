@@ -8,6 +8,7 @@ import (
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/roster"
 )
 
 // Queue is the part of the job queue the operations use.
@@ -18,25 +19,30 @@ type Queue interface {
 	Ping(ctx context.Context) error
 }
 
-// Observer receives the lineage measurements; metrics implement it.
+// Observer receives the lineage and human-message measurements; metrics implement it.
 type Observer interface {
 	ObserveUncleEdge(outcome string)
 	ObserveWalk(nodes int, truncated bool)
+	// ObserveHumanMessage counts one human message recorded at a capture boundary.
+	ObserveHumanMessage(channel string)
 }
 
 type nopObserver struct{}
 
-func (nopObserver) ObserveUncleEdge(string) {}
-func (nopObserver) ObserveWalk(int, bool)   {}
+func (nopObserver) ObserveUncleEdge(string)    {}
+func (nopObserver) ObserveWalk(int, bool)      {}
+func (nopObserver) ObserveHumanMessage(string) {}
 
-// Deps are the service's collaborators; Now and Observer may be nil.
+// Deps are the service's collaborators; Now and Observer may be nil. AdminUser is the roster
+// key the web UI speaks for (ZIMMER_ADMIN_USER); blank means the default, tadasant.
 type Deps struct {
-	Store    *graph.Store
-	Queue    Queue
-	Catalog  *catalog.Catalog
-	Log      *slog.Logger
-	Now      func() time.Time
-	Observer Observer
+	Store     *graph.Store
+	Queue     Queue
+	Catalog   *catalog.Catalog
+	Log       *slog.Logger
+	Now       func() time.Time
+	Observer  Observer
+	AdminUser string
 }
 
 // Service runs the shared operations. It is safe for concurrent use.
@@ -47,11 +53,13 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	obs     Observer
+	admin   string
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, log: d.Log, now: d.Now, obs: d.Observer}
+	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, log: d.Log, now: d.Now, obs: d.Observer,
+		admin: roster.AdminKey(d.AdminUser)}
 	if s.now == nil {
 		s.now = time.Now
 	}

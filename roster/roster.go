@@ -117,3 +117,44 @@ func (m Message) ChannelLabel() string {
 	}
 	return m.Channel
 }
+
+// DefaultAdmin is the admin key when ZIMMER_ADMIN_USER is unset or blank.
+const DefaultAdmin = "tadasant"
+
+// AdminKey normalises a configured admin key: trimmed, and the default when blank.
+func AdminKey(raw string) string {
+	if k := strings.TrimSpace(raw); k != "" {
+		return k
+	}
+	return DefaultAdmin
+}
+
+// ForKey finds the roster row with exactly this key; a blank key names nobody.
+func ForKey(users []User, key string) (User, bool) {
+	if key == "" {
+		return User{}, false
+	}
+	for _, u := range users {
+		if u.Key == key {
+			return u, true
+		}
+	}
+	return User{}, false
+}
+
+// Admin is the human the web UI speaks for: the row whose key is the admin key. None when the
+// key names no row (a typo, a deleted row), so web-UI capture records nothing rather than guess.
+func Admin(users []User, adminKey string) (User, bool) {
+	return ForKey(users, AdminKey(adminKey))
+}
+
+// AnySlackMapping reports whether some row maps a Slack user id, which is what makes Slack
+// capture configured at all.
+func AnySlackMapping(users []User) bool {
+	for _, u := range users {
+		if len(u.SlackUserIDs) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -97,7 +97,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 		return err
 	}
 	defer queue.Close()
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m})
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
+		AdminUser: cfg.AdminUser})
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys})
 	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", cfg.Neo4jURI, "redis", cfg.RedisURL)
 	return listen(ctx, cfg, log, &http.Server{Addr: cfg.HTTPAddr, Handler: engine, ReadHeaderTimeout: 10 * time.Second})
