@@ -203,15 +203,7 @@ func (q *MessageQueue) one(name, cypher string, id int64, extra map[string]any) 
 // retries), so it must have no effect outside the database.
 func (s *Store) WithQueue(ctx context.Context, key string, fn func(*session.Session, *MessageQueue) error) (*session.Session, error) {
 	out, err := write(ctx, s, "with_queue", func(tx txn) (*session.Session, error) {
-		found, err := getSession(tx, key)
-		if err != nil {
-			return nil, err
-		}
-		rec, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": found.ID})
-		if err != nil {
-			return nil, err
-		}
-		locked, err := recordSession(rec, "s")
+		locked, err := lockSession(tx, key)
 		if err != nil {
 			return nil, err
 		}

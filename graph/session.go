@@ -162,6 +162,20 @@ func (s *Store) GetSession(ctx context.Context, key string) (*session.Session, e
 	return out, nil
 }
 
+// lockSession finds a session by slug or id, takes its write lock and reads it again under the
+// lock, so a read-modify-write on it is atomic.
+func lockSession(tx txn, key string) (*session.Session, error) {
+	found, err := getSession(tx, key)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": found.ID})
+	if err != nil {
+		return nil, err
+	}
+	return recordSession(rec, "s")
+}
+
 func getSession(tx txn, key string) (*session.Session, error) {
 	var id any
 	if n, ok := session.ParseID(key); ok {
@@ -186,15 +200,7 @@ func (s *Store) UpdateSession(ctx context.Context, key string, mutate func(*sess
 // a delivery claiming a message and resuming the session).
 func (s *Store) UpdateSessionWithQueue(ctx context.Context, key string, mutate func(*session.Session, *MessageQueue) error) (*session.Session, error) {
 	out, err := write(ctx, s, "update_session", func(tx txn) (*session.Session, error) {
-		found, err := getSession(tx, key)
-		if err != nil {
-			return nil, err
-		}
-		rec, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": found.ID})
-		if err != nil {
-			return nil, err
-		}
-		before, err := recordSession(rec, "s")
+		before, err := lockSession(tx, key)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +219,7 @@ func (s *Store) UpdateSessionWithQueue(ctx context.Context, key string, mutate f
 		if err != nil {
 			return nil, err
 		}
-		rec, err = tx.single("replace_session", queries.ReplaceSession, map[string]any{"id": after.ID, "props": props})
+		rec, err := tx.single("replace_session", queries.ReplaceSession, map[string]any{"id": after.ID, "props": props})
 		if err != nil {
 			return nil, err
 		}
