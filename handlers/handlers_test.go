@@ -397,6 +397,8 @@ func TestListSessionsPaginates(t *testing.T) {
 
 func TestPatchSessionChangesOnlyTheEditableFields(t *testing.T) {
 	e := setup(t)
+	takenSlug := graphtest.Unique(t, "taken")
+	e.create(t, map[string]any{"slug": takenSlug})
 	s := e.create(t, map[string]any{"goal": "old goal", "scheduling_class": "priority", "custom_metadata": map[string]any{"a": 1}})
 	path := "/api/v1/sessions/" + id(s)
 	tests := []struct {
@@ -439,6 +441,7 @@ func TestPatchSessionChangesOnlyTheEditableFields(t *testing.T) {
 		{"precedence of the wrong type", map[string]any{"precedence": "high"}, 422},
 		{"bad scheduling class", map[string]any{"scheduling_class": "urgent"}, 422},
 		{"malformed JSON", "{", 400},
+		{"a slug another session has", map[string]any{"slug": takenSlug}, 422},
 	}
 	for _, tt := range bad {
 		t.Run("refuses "+tt.name, func(t *testing.T) {

@@ -118,6 +118,9 @@ func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*sess
 		validateSession(u, &bad)
 		return bad.err("Validation failed")
 	})
+	if errors.Is(err, graph.ErrConflict) {
+		return nil, invalid("Validation failed", "Slug has already been taken")
+	}
 	if errors.Is(err, graph.ErrCycle) {
 		return nil, invalid("Validation failed", "custom_metadata.router_session_id names a session this one already reaches: a session cannot become its own spawn ancestor")
 	}
