@@ -29,7 +29,12 @@ type Config struct {
 	PiBin         string   // ZIMMER_PI_BIN
 	LogLevel      string   // ZIMMER_LOG_LEVEL: debug, info, warn, error
 	LogFormat     string   // ZIMMER_LOG_FORMAT: text or json
-	ShutdownGrace time.Duration
+	// WebUser and WebPassword are the web UI's one HTTP Basic credential (ZIMMER_WEB_USER,
+	// ZIMMER_WEB_PASSWORD): both or neither; neither turns the web UI off (its routes answer 503).
+	WebUser, WebPassword string
+	// SlackSigningSecret verifies POST /slack/events (SLACK_SIGNING_SECRET); unset answers 503.
+	SlackSigningSecret string
+	ShutdownGrace      time.Duration
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -37,6 +42,7 @@ var Variables = []string{
 	"ZIMMER_HTTP_ADDR", "ZIMMER_WORKER_METRICS_ADDR", "API_KEYS", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "REDIS_URL",
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
+	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET",
 }
 
 // ErrInvalid marks a configuration error; the message names the variable and what to do.
@@ -62,10 +68,17 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		LogLevel:      cmp.Or(getenv("ZIMMER_LOG_LEVEL"), "info"),
 		LogFormat:     cmp.Or(getenv("ZIMMER_LOG_FORMAT"), "text"),
 		ShutdownGrace: 20 * time.Second,
+		// Credentials are taken verbatim (no trimming): a password may legitimately hold spaces.
+		WebUser:            getenv("ZIMMER_WEB_USER"),
+		WebPassword:        getenv("ZIMMER_WEB_PASSWORD"),
+		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	return c, c.validate(requireKeys)
 }
+
+// WebEnabled reports whether the web UI has its credential and so is served.
+func (c Config) WebEnabled() bool { return c.WebUser != "" && c.WebPassword != "" }
 
 func splitKeys(s string) []string {
 	var keys []string
@@ -100,6 +113,12 @@ func (c Config) validate(requireKeys bool) error {
 	checkURL(bad, "ZIMMER_PUBLIC_URL", c.PublicURL, "http", "https")
 	if (c.Neo4jUser == "") != (c.Neo4jPassword == "") {
 		bad("NEO4J_USER and NEO4J_PASSWORD must be set together (or both left unset for no auth)")
+	}
+	if (c.WebUser == "") != (c.WebPassword == "") {
+		bad("ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together (or both left unset to turn the web UI off)")
+	}
+	if strings.Contains(c.WebUser, ":") {
+		bad("ZIMMER_WEB_USER must not contain a colon (HTTP Basic cannot carry one in the user name)")
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

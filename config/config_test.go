@@ -44,6 +44,9 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"user without password", map[string]string{"NEO4J_USER": "neo4j"}, "NEO4J_USER and NEO4J_PASSWORD must be set together"},
 		{"unknown log level", map[string]string{"ZIMMER_LOG_LEVEL": "loud"}, `ZIMMER_LOG_LEVEL="loud" must be one of`},
 		{"public URL not http", map[string]string{"ZIMMER_PUBLIC_URL": "ftp://x"}, "ZIMMER_PUBLIC_URL"},
+		{"web user without password", map[string]string{"ZIMMER_WEB_USER": "tadas"}, "ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together"},
+		{"web password without user", map[string]string{"ZIMMER_WEB_PASSWORD": "pw"}, "ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together"},
+		{"web user with a colon", map[string]string{"ZIMMER_WEB_USER": "a:b", "ZIMMER_WEB_PASSWORD": "pw"}, "must not contain a colon"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,5 +61,23 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 func TestKeysAreOptionalForCommandsWithoutAnAPI(t *testing.T) {
 	if _, err := Load(envOf(nil), false); err != nil {
 		t.Fatalf("migrate and worker need no API key: %v", err)
+	}
+}
+
+func TestWebUIAndSlackAreOffUntilConfigured(t *testing.T) {
+	off, err := Load(envOf(nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.WebEnabled() || off.SlackSigningSecret != "" {
+		t.Fatalf("web UI and Slack must be off by default: %+v", off)
+	}
+	on, err := Load(envOf(map[string]string{"ZIMMER_WEB_USER": "tadas", "ZIMMER_WEB_PASSWORD": " pass word ",
+		"SLACK_SIGNING_SECRET": " secret\n"}), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !on.WebEnabled() || on.WebPassword != " pass word " || on.SlackSigningSecret != "secret" {
+		t.Fatalf("web credentials are verbatim, the signing secret trimmed: %+v", on)
 	}
 }

@@ -66,6 +66,12 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if root, ok := s.Metadata["agent_root_key"].(string); ok && root != "" {
 		p["agent_root_key"] = root
 	}
+	if channel, thread := session.SlackThread(s.CustomMetadata); channel != "" {
+		p["slack_channel_id"] = channel
+		if thread != "" {
+			p["slack_thread_ts"] = thread
+		}
+	}
 	return p, nil
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/handlers/rest"
+	"github.com/zimmerhq/zimmer/handlers/slack"
+	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
@@ -25,6 +27,10 @@ type Deps struct {
 	Metrics *metrics.Metrics
 	Log     *slog.Logger
 	APIKeys []string
+	// Web is the web UI's credential; without one its routes answer 503.
+	Web web.Config
+	// SlackSigningSecret verifies POST /slack/events; empty answers 503.
+	SlackSigningSecret string
 }
 
 // New returns the engine with every route mounted.
@@ -39,6 +45,10 @@ func New(d Deps) *gin.Engine {
 	r.GET("/metrics", gin.WrapH(d.Metrics.Handler()))
 	api := r.Group("/api/v1", RequireAPIKey(d.APIKeys))
 	rest.Mount(api, rest.New(d.Ops, d.Log, d.Metrics))
+	// The humans' pages live at the root (/sessions…, /supervisor/users) beside /api/v1; they
+	// carry their own HTTP Basic realm rather than the fleet's API key.
+	web.Mount(r, d.Ops, d.Log, d.Web)
+	slack.Mount(r, slack.New(d.Ops, d.Log, d.SlackSigningSecret, nil))
 	r.NoRoute(func(c *gin.Context) {
 		c.JSON(http.StatusNotFound, gin.H{"error": "Not Found", "message": "No route matches " + c.Request.Method + " " + c.Request.URL.Path})
 	})

@@ -28,6 +28,10 @@ type CreateParams struct {
 	Config, CustomMetadata                                         map[string]any
 	// Genesis is stamped by the surface (REST: api) and used when no parent is given.
 	Genesis session.Genesis
+	// captured runs once a new session is stored and before its first run is queued, so a
+	// human message recorded there is in the record the first prompt reads. Only the capture
+	// boundaries of this package set it (capture.go); no transport can.
+	captured delivered
 }
 
 // Created is the outcome of Create.
@@ -76,6 +80,9 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (Created, error) {
 		return s.describeExisting(ctx, stored.Session)
 	}
 	out := Created{Session: stored.Session}
+	if p.captured != nil {
+		p.captured(ctx, stored.Session.ID, false)
+	}
 	if draft.Prompt != nil && *draft.Prompt != "" {
 		out.Session, out.JobQueued, err = s.enqueueStart(ctx, stored.Session)
 		if err != nil {

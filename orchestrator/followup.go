@@ -27,6 +27,9 @@ type FollowUpParams struct {
 	// ActingSessionID is the caller's self-declared session (raw text); see RecordUncle.
 	ActingSessionID string
 	Source          string // uncle-edge source; SourceFollowUp when empty
+	// captured runs once the follow-up has landed (queued, or the session resumed) and before
+	// its agent job is dispatched; set only by this package's capture boundaries (capture.go).
+	captured delivered
 }
 
 // FollowUpOutcome says which path a follow-up took.
@@ -73,6 +76,9 @@ func (s *Service) FollowUp(ctx context.Context, key string, p FollowUpParams) (F
 	out, h, err := s.routeFollowUp(ctx, key, prompt, goal)
 	if err != nil {
 		return FollowUpResult{}, err
+	}
+	if p.captured != nil {
+		p.captured(ctx, out.Session.ID, out.Outcome == FollowUpQueued)
 	}
 	if h != nil {
 		if err := s.dispatch(ctx, out.Session, h); err != nil {

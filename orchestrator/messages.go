@@ -31,6 +31,9 @@ type MessageParams struct {
 	// uncle edge, anything else records nothing.
 	ActingSessionID string
 	Source          string // uncle-edge source; SourceEnqueue when empty
+	// captured runs once the message is stored and before a drain is scheduled; set only by
+	// this package's capture boundaries (capture.go).
+	captured delivered
 }
 
 // CreateMessage appends a message to the session's queue. A session already resting in
@@ -47,6 +50,9 @@ func (s *Service) CreateMessage(ctx context.Context, key string, p MessageParams
 	m, sess, err := s.store.CreateMessage(ctx, key, graph.NewMessage{Content: content, Goal: goal, Origin: graph.OriginCaller})
 	if err != nil {
 		return nil, err
+	}
+	if p.captured != nil {
+		p.captured(ctx, sess.ID, true)
 	}
 	if sess.Status == session.StatusNeedsInput {
 		// Best-effort: the message is stored either way, and the next pause drains it too.

@@ -18,6 +18,7 @@ import (
 	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -99,7 +100,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
 		AdminUser: cfg.AdminUser})
-	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys})
+	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
+		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL},
+		SlackSigningSecret: cfg.SlackSigningSecret})
+	if !cfg.WebEnabled() {
+		log.Warn("web UI off: set ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD to serve it")
+	}
 	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", cfg.Neo4jURI, "redis", cfg.RedisURL)
 	return listen(ctx, cfg, log, &http.Server{Addr: cfg.HTTPAddr, Handler: engine, ReadHeaderTimeout: 10 * time.Second})
 }

@@ -1,0 +1,238 @@
+package web
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/lineage"
+	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/provenance"
+	"github.com/zimmerhq/zimmer/roster"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+type listPage struct {
+	Sessions   []*session.Session
+	Page       orchestrator.Page
+	Prev, Next int
+}
+
+func (h *Handler) listSessions(c *gin.Context) {
+	n, _ := strconv.Atoi(c.Query("page"))
+	list, page, err := h.ops.List(c.Request.Context(), orchestrator.ListParams{Page: n})
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	p := listPage{Sessions: list, Page: page}
+	if page.Page > 1 {
+		p.Prev = page.Page - 1
+	}
+	if page.Page < page.TotalPages {
+		p.Next = page.Page + 1
+	}
+	h.render(c, http.StatusOK, "sessions.html", "Sessions", p)
+}
+
+type rootOption struct{ Name, Label string }
+
+type newPage struct {
+	Roots                    []rootOption
+	AgentRoot, Title, Prompt string
+}
+
+func (h *Handler) newSession(c *gin.Context) {
+	h.render(c, http.StatusOK, "new.html", "New session", newPage{Roots: h.roots(), AgentRoot: c.Query("agent_root")})
+}
+
+// roots are the agent roots a person may start, by name; routers and maintenance roots are
+// started by the quick prompt and by Zimmer itself.
+func (h *Handler) roots() []rootOption {
+	cat := h.ops.Catalog()
+	var out []rootOption
+	for _, name := range slices.Sorted(maps.Keys(cat.Roots)) {
+		r := cat.Roots[name]
+		if invocable(r) {
+			out = append(out, rootOption{Name: name, Label: cmpOr(r.DisplayName, name)})
+		}
+	}
+	return out
+}
+
+func invocable(r *catalog.Root) bool { return r.UserInvocable == nil || *r.UserInvocable }
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// createSession is the new-session capture boundary (web_ui.new_session).
+func (h *Handler) createSession(c *gin.Context) {
+	p := orchestrator.WebCreateParams{AgentRoot: c.PostForm("agent_root"), Title: c.PostForm("title"), Prompt: c.PostForm("prompt")}
+	out, err := h.ops.WebCreateSession(c.Request.Context(), p)
+	if err != nil {
+		h.refuse(c, err, "/sessions/new")
+		return
+	}
+	h.redirectToSession(c, out.Session.ID, "created")
+}
+
+// quickPrompt is the quick router prompt's capture boundary (web_ui.quick_prompt).
+func (h *Handler) quickPrompt(c *gin.Context) {
+	out, err := h.ops.WebQuickPrompt(c.Request.Context(), c.PostForm("prompt"))
+	if err != nil {
+		h.refuse(c, err, "/sessions")
+		return
+	}
+	h.redirectToSession(c, out.Session.ID, "created")
+}
+
+// followUp is the follow-up capture boundary (web_ui.follow_up / web_ui.follow_up_queued).
+// It reads one field, prompt: an acting_session_id posted alongside is never looked at.
+func (h *Handler) followUp(c *gin.Context) {
+	key := c.Param("id")
+	res, err := h.ops.WebFollowUp(c.Request.Context(), key, c.PostForm("prompt"))
+	if err != nil {
+		h.refuse(c, err, "/sessions/"+url.PathEscape(key))
+		return
+	}
+	notice := "sent"
+	if res.Outcome == orchestrator.FollowUpQueued {
+		notice = "queued"
+	}
+	h.redirectToSession(c, res.Session.ID, notice)
+}
+
+// enqueue is the enqueued-message capture boundary (web_ui.enqueued_message).
+func (h *Handler) enqueue(c *gin.Context) {
+	key := c.Param("id")
+	m, err := h.ops.WebEnqueue(c.Request.Context(), key, c.PostForm("content"))
+	if err != nil {
+		h.refuse(c, err, "/sessions/"+url.PathEscape(key))
+		return
+	}
+	h.redirectToSession(c, m.SessionID, "enqueued")
+}
+
+func (h *Handler) redirectToSession(c *gin.Context, id int64, notice string) {
+	c.Redirect(http.StatusSeeOther, fmt.Sprintf("/sessions/%d?notice=%s", id, notice))
+}
+
+// notices are the only texts a ?notice= parameter can show: never the parameter itself.
+var notices = map[string]string{
+	"created":  "Session created.",
+	"sent":     "Follow-up sent.",
+	"queued":   "The session is running, so the follow-up was queued for the end of its turn.",
+	"enqueued": "Message enqueued.",
+}
+
+type outlineLine struct {
+	ID      int64
+	Depth   int
+	Text    string
+	Current bool
+}
+
+type messageView struct {
+	roster.Message
+	Here         bool
+	DisplayName  string
+	SessionLabel string
+	Permalink    string // only an https link; anything else is not rendered
+}
+
+type sessionPage struct {
+	Session          *session.Session
+	Root             string
+	Notice           string
+	Outline          []outlineLine
+	Truncated        bool
+	TruncationReason string
+	Messages         []messageView
+	HereCount        int
+	ElsewhereCount   int
+}
+
+func (h *Handler) showSession(c *gin.Context) {
+	ctx := c.Request.Context()
+	sess, hier, err := h.ops.Hierarchy(ctx, c.Param("id"))
+	if err != nil {
+		h.refuse(c, err, "/sessions")
+		return
+	}
+	msgs, err := h.ops.HumanMessagesIn(ctx, hier.SessionIDs())
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	users, err := h.ops.Users(ctx)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	p := sessionPage{Session: sess, Root: rootOf(sess), Notice: notices[c.Query("notice")], Outline: outline(hier),
+		Truncated: hier.Truncated, TruncationReason: hier.Reason()}
+	p.Messages, p.HereCount, p.ElsewhereCount = messageViews(hier, msgs, users)
+	h.render(c, http.StatusOK, "session.html", sess.DisplayTitle(), p)
+}
+
+func rootOf(s *session.Session) string {
+	root, _ := s.Metadata["agent_root_key"].(string)
+	return cmpOr(root, "—")
+}
+
+var outlineRow = regexp.MustCompile(`^((?:  )*)- #(\d+) `)
+
+// outline reads provenance.Outline back line by line, so the page draws exactly the tree the
+// prompt and MCP draw (same order, same sanitised labels) and can still link each node.
+func outline(h *lineage.Hierarchy) []outlineLine {
+	var out []outlineLine
+	for line := range strings.SplitSeq(provenance.Outline(h), "\n") {
+		m := outlineRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		id, _ := strconv.ParseInt(m[2], 10, 64)
+		out = append(out, outlineLine{ID: id, Depth: len(m[1]) / 2, Text: strings.TrimPrefix(strings.TrimLeft(line, " "), "- "),
+			Current: id == h.SessionID})
+	}
+	return out
+}
+
+// messageViews marks each message here (said to this session) or elsewhere (said to another
+// session of the hierarchy) and counts both over the whole record.
+func messageViews(h *lineage.Hierarchy, msgs []roster.Message, users []roster.User) ([]messageView, int, int) {
+	labels := map[int64]string{}
+	for _, n := range h.Nodes {
+		labels[n.ID] = cmpOr(n.AgentRoot, "—") + " · " + cmpOr(strings.TrimSpace(n.Title), fmt.Sprintf("Session #%d", n.ID))
+	}
+	names := map[string]string{}
+	for _, u := range users {
+		names[u.Key] = u.DisplayName
+	}
+	out := make([]messageView, 0, len(msgs))
+	here := 0
+	for _, m := range msgs {
+		v := messageView{Message: m, Here: m.SessionID == h.SessionID, DisplayName: cmpOr(names[m.Author], m.Author),
+			SessionLabel: cmpOr(labels[m.SessionID], "unknown")}
+		if strings.HasPrefix(m.SlackPermalink, "https://") {
+			v.Permalink = m.SlackPermalink
+		}
+		if v.Here {
+			here++
+		}
+		out = append(out, v)
+	}
+	return out, here, len(out) - here
+}
