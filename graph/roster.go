@@ -157,25 +157,29 @@ func (s *Store) RecordHumanMessage(ctx context.Context, m roster.Message) (int64
 // HumanMessages returns every message said to any of the sessions, chronological.
 func (s *Store) HumanMessages(ctx context.Context, sessionIDs []int64) ([]roster.Message, error) {
 	out, err := read(ctx, s, "human_messages", func(tx txn) ([]roster.Message, error) {
-		recs, err := tx.collect("human_messages", queries.HumanMessages, map[string]any{"session_ids": sessionIDs})
-		if err != nil {
-			return nil, err
-		}
-		msgs := make([]roster.Message, 0, len(recs))
-		for _, r := range recs {
-			m := r.AsMap()
-			at, _, _ := neo4j.GetRecordValue[time.Time](r, "occurred_at")
-			msgs = append(msgs, roster.Message{ID: asInt(m["id"]), SessionID: asInt(m["session_id"]),
-				Author: asString(m["author"]), Channel: asString(m["channel"]), Content: asString(m["content"]),
-				OccurredAt: at.UTC(), EntryPoint: asString(m["entry_point"]), SlackUserID: asString(m["slack_user_id"]),
-				SlackChannel: asString(m["slack_channel"]), SlackPermalink: asString(m["slack_permalink"])})
-		}
-		return msgs, nil
+		return humanMessages(tx, sessionIDs)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("human messages of %d sessions: %w", len(sessionIDs), err)
 	}
 	return out, nil
+}
+
+func humanMessages(tx txn, sessionIDs []int64) ([]roster.Message, error) {
+	recs, err := tx.collect("human_messages", queries.HumanMessages, map[string]any{"session_ids": sessionIDs})
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]roster.Message, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		at, _, _ := neo4j.GetRecordValue[time.Time](r, "occurred_at")
+		msgs = append(msgs, roster.Message{ID: asInt(m["id"]), SessionID: asInt(m["session_id"]),
+			Author: asString(m["author"]), Channel: asString(m["channel"]), Content: asString(m["content"]),
+			OccurredAt: at.UTC(), EntryPoint: asString(m["entry_point"]), SlackUserID: asString(m["slack_user_id"]),
+			SlackChannel: asString(m["slack_channel"]), SlackPermalink: asString(m["slack_permalink"])})
+	}
+	return msgs, nil
 }
 
 func nullable(s string) any {

@@ -3,7 +3,10 @@ package orchestrator
 import (
 	"context"
 	"fmt"
+	"strconv"
 
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/roster"
 )
 
@@ -19,4 +22,40 @@ func (s *Service) Admin(ctx context.Context) (roster.User, bool, error) {
 	}
 	u, ok := roster.Admin(users, s.admin)
 	return u, ok, nil
+}
+
+// Provenance gathers a session's (slug or id) record: its hierarchy, every human message said
+// anywhere in it marked here or elsewhere, the roster's names and notes for the authors, and
+// the channels capture cannot see. Every surface renders from this one record.
+func (s *Service) Provenance(ctx context.Context, key string) (provenance.Record, error) {
+	p, err := s.store.SessionProvenance(ctx, key)
+	if err != nil {
+		return provenance.Record{}, err
+	}
+	s.obs.ObserveWalk(len(p.Hierarchy.Nodes), p.Hierarchy.Truncated)
+	return provenance.Gather(p.Session, p.Hierarchy, p.Messages, p.Users, s.admin), nil
+}
+
+// PromptBlocks is what the session runner appends after <session-notes> on the initial spawn
+// and every follow-up: pointer or full blocks as the provenance_via_mcp_enabled setting says.
+func (s *Service) PromptBlocks(ctx context.Context, sessionID int64) (string, error) {
+	settings, err := s.store.AppSettings(ctx)
+	if err != nil {
+		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
+	}
+	rec, err := s.Provenance(ctx, strconv.FormatInt(sessionID, 10))
+	if err != nil {
+		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
+	}
+	return provenance.PromptBlocks(rec, provenance.ModeFor(settings.ProvenanceViaMCPEnabled), s.now()), nil
+}
+
+// AppSettings reads the deployment's settings.
+func (s *Service) AppSettings(ctx context.Context) (graph.AppSettings, error) {
+	return s.store.AppSettings(ctx)
+}
+
+// UpdateAppSettings changes the settings given and returns them as they now are.
+func (s *Service) UpdateAppSettings(ctx context.Context, c graph.AppSettingsChange) (graph.AppSettings, error) {
+	return s.store.UpdateAppSettings(ctx, c)
 }

@@ -52,6 +52,8 @@ var Routes = []Route{
 	{http.MethodPatch, "/sessions/:id/enqueued_messages/:message_id/reorder", (*Handler).reorderMessage},
 	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/interrupt", (*Handler).interruptMessage},
 	{http.MethodDelete, "/sessions/:id/uncle_links/:uncle_id", (*Handler).removeUncleLink},
+	{http.MethodGet, "/app_settings", (*Handler).showAppSettings},
+	{http.MethodPatch, "/app_settings", (*Handler).updateAppSettings},
 }
 
 // Mount installs every route on g (which carries the auth middleware).

@@ -70,11 +70,12 @@ func (h *Handler) createSession(c *gin.Context) error {
 }
 
 func (h *Handler) showSession(c *gin.Context) error {
-	s, hier, err := h.ops.Hierarchy(c.Request.Context(), c.Param("id"))
+	rec, err := h.ops.Provenance(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "status_summary": nil, "session_hierarchy": renderHierarchy(hier)})
+	c.JSON(http.StatusOK, gin.H{"session": renderSession(rec.Session), "status_summary": nil,
+		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)})
 	return nil
 }
 
