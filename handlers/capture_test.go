@@ -176,6 +176,9 @@ func TestAnAdminKeyNamingNobodyDeliversButRecordsNothing(t *testing.T) {
 	if msgs := h.messages(t, created, idle.ID, quick); len(msgs) != 0 {
 		t.Fatalf("with no admin row nothing may be attributed, got %q", describe(msgs))
 	}
+	if p := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", created), nil); !strings.Contains(p.body, "Capture is not configured for the Zimmer web UI") {
+		t.Error("the session page must say the empty record is a capture gap, not silence")
+	}
 }
 
 func TestRefusedWebInputRecordsNothing(t *testing.T) {

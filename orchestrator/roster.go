@@ -32,8 +32,3 @@ func (s *Service) SaveUser(ctx context.Context, u roster.User) error {
 func (s *Service) DeleteUser(ctx context.Context, key string) error {
 	return s.store.DeleteUser(ctx, key)
 }
-
-// HumanMessagesIn returns every human message said to any of the sessions, chronological.
-func (s *Service) HumanMessagesIn(ctx context.Context, sessionIDs []int64) ([]roster.Message, error) {
-	return s.store.HumanMessages(ctx, sessionIDs)
-}

@@ -16,7 +16,6 @@ import (
 	"github.com/zimmerhq/zimmer/lineage"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/provenance"
-	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -144,12 +143,10 @@ type outlineLine struct {
 	Current bool
 }
 
-type messageView struct {
-	roster.Message
-	Here         bool
-	DisplayName  string
-	SessionLabel string
-	Permalink    string // only an https link; anything else is not rendered
+type entryView struct {
+	provenance.Entry
+	Here      bool
+	Permalink string // only an https link; anything else is not rendered
 }
 
 type sessionPage struct {
@@ -159,32 +156,32 @@ type sessionPage struct {
 	Outline          []outlineLine
 	Truncated        bool
 	TruncationReason string
-	Messages         []messageView
+	Entries          []entryView
 	HereCount        int
 	ElsewhereCount   int
+	Gaps             []provenance.Gap
 }
 
+// showSession renders the detail page from the same record every other surface renders
+// (orchestrator.Provenance), so the page, the prompt and MCP agree on counts and origins.
 func (h *Handler) showSession(c *gin.Context) {
-	ctx := c.Request.Context()
-	sess, hier, err := h.ops.Hierarchy(ctx, c.Param("id"))
+	rec, err := h.ops.Provenance(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		h.refuse(c, err, "/sessions")
 		return
 	}
-	msgs, err := h.ops.HumanMessagesIn(ctx, hier.SessionIDs())
-	if err != nil {
-		h.fail(c, err)
-		return
+	hier := rec.Hierarchy
+	p := sessionPage{Session: rec.Session, Root: rootOf(rec.Session), Notice: notices[c.Query("notice")], Outline: outline(hier),
+		Truncated: hier.Truncated, TruncationReason: hier.Reason(), HereCount: rec.HereCount(),
+		ElsewhereCount: rec.ElsewhereCount(), Gaps: rec.Gaps}
+	for _, e := range rec.Entries {
+		v := entryView{Entry: e, Here: e.Origin == provenance.Here}
+		if strings.HasPrefix(e.SlackPermalink, "https://") {
+			v.Permalink = e.SlackPermalink
+		}
+		p.Entries = append(p.Entries, v)
 	}
-	users, err := h.ops.Users(ctx)
-	if err != nil {
-		h.fail(c, err)
-		return
-	}
-	p := sessionPage{Session: sess, Root: rootOf(sess), Notice: notices[c.Query("notice")], Outline: outline(hier),
-		Truncated: hier.Truncated, TruncationReason: hier.Reason()}
-	p.Messages, p.HereCount, p.ElsewhereCount = messageViews(hier, msgs, users)
-	h.render(c, http.StatusOK, "session.html", sess.DisplayTitle(), p)
+	h.render(c, http.StatusOK, "session.html", rec.Session.DisplayTitle(), p)
 }
 
 func rootOf(s *session.Session) string {
@@ -208,31 +205,4 @@ func outline(h *lineage.Hierarchy) []outlineLine {
 			Current: id == h.SessionID})
 	}
 	return out
-}
-
-// messageViews marks each message here (said to this session) or elsewhere (said to another
-// session of the hierarchy) and counts both over the whole record.
-func messageViews(h *lineage.Hierarchy, msgs []roster.Message, users []roster.User) ([]messageView, int, int) {
-	labels := map[int64]string{}
-	for _, n := range h.Nodes {
-		labels[n.ID] = cmpOr(n.AgentRoot, "—") + " · " + cmpOr(strings.TrimSpace(n.Title), fmt.Sprintf("Session #%d", n.ID))
-	}
-	names := map[string]string{}
-	for _, u := range users {
-		names[u.Key] = u.DisplayName
-	}
-	out := make([]messageView, 0, len(msgs))
-	here := 0
-	for _, m := range msgs {
-		v := messageView{Message: m, Here: m.SessionID == h.SessionID, DisplayName: cmpOr(names[m.Author], m.Author),
-			SessionLabel: cmpOr(labels[m.SessionID], "unknown")}
-		if strings.HasPrefix(m.SlackPermalink, "https://") {
-			v.Permalink = m.SlackPermalink
-		}
-		if v.Here {
-			here++
-		}
-		out = append(out, v)
-	}
-	return out, here, len(out) - here
 }

@@ -1,0 +1,343 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/handlers/rest"
+	"github.com/zimmerhq/zimmer/handlers/web"
+	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/roster"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// H3: a human message, once recorded, is never changed or removed by any surface. Two proofs:
+// statically, no Cypher statement can do it (every statement Zimmer runs lives in queries/);
+// dynamically, no HTTP route does it. The MCP endpoint does not exist yet: when its tools land,
+// they must be added to the dynamic sweep below.
+
+const (
+	insertFile = "insert_human_message.cypher" // the one statement that creates a human message
+	deleteFile = "delete_session.cypher"       // the one that removes any: its session's cascade
+)
+
+var (
+	clauseKeyword = regexp.MustCompile(`(?i)\b(ON\s+CREATE\s+SET|ON\s+MATCH\s+SET|OPTIONAL\s+MATCH|DETACH\s+DELETE|ORDER\s+BY|MATCH|CREATE|MERGE|SET|REMOVE|DELETE|WITH|RETURN|UNWIND|WHERE|FOREACH|CALL|LIMIT|SKIP|UNION)\b`)
+	nodePattern   = regexp.MustCompile(`\(\s*(\w+)\s*((?::\s*\w+\s*)*)`)
+	relPattern    = regexp.MustCompile(`\[\s*(\w+)\s*:\s*(\w+)`)
+	humanTarget   = regexp.MustCompile(`HAS_HUMAN_MESSAGE\s*\]\s*->\s*\(\s*(\w+)`)
+	itemTarget    = regexp.MustCompile(`^\s*(\w+)\s*(?:\.|\+?=|:)`)
+)
+
+// clause is one Cypher clause: its keyword (normalised) and its text up to the next clause.
+type clause struct{ keyword, text string }
+
+func clauses(cypher string) []clause {
+	locs := clauseKeyword.FindAllStringIndex(cypher, -1)
+	out := make([]clause, len(locs))
+	for i, loc := range locs {
+		end := len(cypher)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		kw := strings.ToUpper(strings.Join(strings.Fields(cypher[loc[0]:loc[1]]), " "))
+		out[i] = clause{keyword: kw, text: cypher[loc[1]:end]}
+	}
+	return out
+}
+
+// bindings is what a statement says each variable is: node labels, relationship types, and
+// whether it was reached as the target of HAS_HUMAN_MESSAGE.
+type bindings struct {
+	labels map[string][]string
+	rels   map[string]string
+	human  map[string]bool
+}
+
+func bind(cypher string) bindings {
+	b := bindings{labels: map[string][]string{}, rels: map[string]string{}, human: map[string]bool{}}
+	for _, m := range nodePattern.FindAllStringSubmatch(cypher, -1) {
+		for l := range strings.SplitSeq(m[2], ":") {
+			if l = strings.TrimSpace(l); l != "" {
+				b.labels[m[1]] = append(b.labels[m[1]], l)
+			}
+		}
+	}
+	for _, m := range relPattern.FindAllStringSubmatch(cypher, -1) {
+		b.rels[m[1]] = m[2]
+	}
+	for _, m := range humanTarget.FindAllStringSubmatch(cypher, -1) {
+		b.human[m[1]] = true
+	}
+	return b
+}
+
+// provablyNotHuman is true only for a variable the statement itself binds to a node of another
+// label, or to a relationship of another type: anything else might be a human message.
+func (b bindings) provablyNotHuman(v string) bool {
+	if t, ok := b.rels[v]; ok {
+		return t != "HAS_HUMAN_MESSAGE"
+	}
+	return len(b.labels[v]) > 0 && !slices.Contains(b.labels[v], "HumanMessage") && !b.human[v]
+}
+
+// topLevelItems splits a clause body at commas outside brackets.
+func topLevelItems(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// writes lists the human-message writes a statement could make, as "CREATE", "SET h", ….
+func writes(cypher string) []string {
+	b := bind(cypher)
+	var out []string
+	for _, c := range clauses(cypher) {
+		switch c.keyword {
+		case "CREATE", "MERGE":
+			if strings.Contains(c.text, ":HumanMessage") || strings.Contains(c.text, "HAS_HUMAN_MESSAGE") {
+				out = append(out, c.keyword)
+			}
+		case "SET", "REMOVE", "ON CREATE SET", "ON MATCH SET":
+			for _, item := range topLevelItems(c.text) {
+				m := itemTarget.FindStringSubmatch(item)
+				if strings.Contains(item, "HumanMessage") || (m != nil && !b.provablyNotHuman(m[1])) {
+					out = append(out, c.keyword+" "+strings.TrimSpace(item))
+				}
+			}
+		case "DELETE", "DETACH DELETE":
+			for _, item := range topLevelItems(c.text) {
+				if v := strings.TrimSpace(item); !b.provablyNotHuman(v) {
+					out = append(out, "DELETE "+v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestNoStatementChangesOrRemovesAHumanMessage(t *testing.T) {
+	files, err := fs.Glob(queries.Files, "*.cypher")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no statements found: %v", err)
+	}
+	for _, file := range files {
+		text, _ := fs.ReadFile(queries.Files, file)
+		got := writes(queries.StripComments(string(text)))
+		var want []string
+		switch file {
+		case insertFile:
+			want = []string{"CREATE"} // the CREATE of the node and its HAS_HUMAN_MESSAGE edge, once
+		case deleteFile:
+			want = []string{"DELETE owned"} // what the session owns, human messages included
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s writes human messages as %q; want %q", file, got, want)
+		}
+	}
+}
+
+func TestTheStatementCheckerCatchesWrites(t *testing.T) {
+	tests := map[string][]string{
+		"MATCH (h:HumanMessage {id: $id}) SET h.content = $c":                        {"SET h.content = $c"},
+		"MATCH (s:Session)-[:HAS_HUMAN_MESSAGE]->(m) SET m += $props":                {"SET m += $props"},
+		"MATCH (h:HumanMessage) REMOVE h.author":                                     {"REMOVE h.author"},
+		"MATCH (h:HumanMessage) DETACH DELETE h":                                     {"DELETE h"},
+		"MATCH (s:Session)-[r:HAS_HUMAN_MESSAGE]->() DELETE r":                       {"DELETE r"},
+		"MATCH (n) WHERE n.id = 1 SET n.x = 1":                                       {"SET n.x = 1"},
+		"MATCH (s:Session) WITH s AS x SET x.title = 't'":                            {"SET x.title = 't'"},
+		"MATCH (s:Session) CREATE (s)-[:HAS_HUMAN_MESSAGE]->(:HumanMessage {id: 1})": {"CREATE"},
+		"MERGE (h:HumanMessage {id: 1}) ON MATCH SET h.content = 'x'":                {"MERGE", "ON MATCH SET h.content = 'x'"},
+		"MATCH (n:Session) SET n:HumanMessage":                                       {"SET n:HumanMessage"},
+		"MATCH (s:Session {id: 1}) SET s.title = coalesce($t, s.title), s.x = 1":     nil,
+	}
+	for cypher, want := range tests {
+		if got := writes(cypher); !slices.Equal(got, want) {
+			t.Errorf("%s\n got %q\nwant %q", cypher, got, want)
+		}
+	}
+}
+
+// sweep is the dynamic half: every route, called with plausible input against a session
+// whose record holds a message, leaves that record as it was, except that a capture boundary
+// may append the admin's words.
+type sweep struct {
+	h             *humans
+	target, actor *session.Session
+	before        map[int64][]roster.Message
+}
+
+func newSweep(t *testing.T) *sweep {
+	h := setupHumans(t, humansOpts{})
+	s := &sweep{h: h, target: h.session(t, nil), actor: h.session(t, nil)}
+	for _, id := range []int64{s.target.ID, s.actor.ID} {
+		s.say(t, id, "the record under test")
+	}
+	s.before = s.record(t, s.target.ID, s.actor.ID)
+	return s
+}
+
+func (s *sweep) say(t *testing.T, sessionID int64, words string) {
+	t.Helper()
+	_, err := s.h.store.RecordHumanMessage(context.Background(), roster.Message{SessionID: sessionID, Author: defaultAdmin,
+		Channel: roster.ChannelWebUI, Content: words, OccurredAt: time.Now().Add(-time.Hour), EntryPoint: "web_ui.follow_up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (s *sweep) record(t *testing.T, ids ...int64) map[int64][]roster.Message {
+	t.Helper()
+	out := map[int64][]roster.Message{}
+	for _, id := range ids {
+		out[id] = s.h.messages(t, id)
+	}
+	return out
+}
+
+// check compares the record now with before: every earlier message is still there, identical;
+// anything new is the admin's, at a web capture entry point, and only when capture is true.
+// It reports whether the target's record grew.
+func (s *sweep) check(t *testing.T, capture bool) (grew bool) {
+	t.Helper()
+	for id, was := range s.before {
+		now := s.h.messages(t, id)
+		if len(now) < len(was) || !slices.EqualFunc(was, now[:len(was)], sameMessage) {
+			t.Fatalf("the record of #%d changed:\n was %+v\n now %+v", id, was, now)
+		}
+		for _, m := range now[len(was):] {
+			if !capture || m.Author != defaultAdmin || !strings.HasPrefix(m.EntryPoint, "web_ui.") {
+				t.Fatalf("#%d gained %+v on a route that is not a capture boundary", id, m)
+			}
+		}
+		grew = grew || (id == s.target.ID && len(now) > len(was))
+		s.before[id] = now
+	}
+	return grew
+}
+
+func sameMessage(a, b roster.Message) bool {
+	return a.ID == b.ID && a.SessionID == b.SessionID && a.Author == b.Author && a.Channel == b.Channel &&
+		a.Content == b.Content && a.OccurredAt.Equal(b.OccurredAt) && a.EntryPoint == b.EntryPoint &&
+		a.SlackUserID == b.SlackUserID && a.SlackChannel == b.SlackChannel && a.SlackPermalink == b.SlackPermalink
+}
+
+// uncles is the target's uncle list, to prove a web route never adds one.
+func (s *sweep) uncles(t *testing.T) []int64 {
+	t.Helper()
+	hier, err := s.h.store.Hierarchy(context.Background(), s.target.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range hier.Nodes {
+		if n.ID == s.target.ID {
+			return n.UncleIDs
+		}
+	}
+	return nil
+}
+
+// queued puts a pending message in the target's queue for the :message_id routes.
+func (s *sweep) queued(t *testing.T) int64 {
+	t.Helper()
+	m, _, err := s.h.store.CreateMessage(context.Background(), strconv.FormatInt(s.target.ID, 10), graph.NewMessage{Content: "queued"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.ID
+}
+
+// webCaptures are the web routes that are capture boundaries.
+var webCaptures = []string{"/sessions", "/quick_prompt", "/sessions/:id/follow_up", "/sessions/:id/enqueued_messages"}
+
+func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
+	s := newSweep(t)
+	forged := strconv.FormatInt(s.actor.ID, 10)
+	// Web routes first, so the REST follow-up's legitimate uncle edge cannot mask a web one.
+	for _, route := range web.Routes {
+		t.Run("web "+route.Method+" "+route.Path, func(t *testing.T) {
+			key := s.h.user(t).Key // a roster row of the route's own for :key
+			form := url.Values{"prompt": {"typed by a human"}, "content": {"typed by a human"}, "agent_root": {"general-agent"},
+				"title": {"Sweep"}, "acting_session_id": {forged}, "key": {key}, "display_name": {"Sweeper"}}
+			path := webPath(route, s.target.ID, key)
+			uncles := s.uncles(t)
+			var p page
+			if route.Method == http.MethodPost {
+				p = s.h.post(t, path, form)
+			} else {
+				p = s.h.request(t, route.Method, path, nil)
+			}
+			if p.status >= 400 {
+				t.Fatalf("%d %s: give this route plausible input, so the sweep exercises it", p.status, p.body)
+			}
+			capture := slices.Contains(webCaptures, route.Path)
+			grew := s.check(t, capture)
+			if capture && strings.HasPrefix(route.Path, "/sessions/:id/") && !grew {
+				t.Fatalf("the capture boundary recorded nothing for #%d", s.target.ID)
+			}
+			if got := s.uncles(t); !slices.Equal(got, uncles) {
+				t.Fatalf("a web route changed the uncles of #%d: %v → %v", s.target.ID, uncles, got)
+			}
+		})
+	}
+	for _, route := range rest.Routes {
+		t.Run("REST "+route.Method+" "+route.Path, func(t *testing.T) {
+			s.restCall(t, route, forged)
+			_ = s.check(t, false)
+		})
+	}
+}
+
+// restCall calls one REST route with a body that carries every field some route reads.
+func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
+	t.Helper()
+	target := s.target.ID
+	if route.Method == http.MethodDelete && route.Path == "/sessions/:id" {
+		doomed := s.h.session(t, nil) // deleting the target would end the sweep; its cascade is checked here
+		s.say(t, doomed.ID, "goes with its session")
+		target = doomed.ID
+		defer func() {
+			if left := s.h.messages(t, doomed.ID); len(left) != 0 {
+				t.Errorf("a deleted session's messages must go with it, %d left", len(left))
+			}
+		}()
+	}
+	path := "/api/v1" + strings.NewReplacer(":id", fmt.Sprint(target), ":message_id", fmt.Sprint(s.queued(t)),
+		":uncle_id", forged).Replace(route.Path)
+	body := map[string]any{"prompt": "sent by a script", "content": "sent by a script", "acting_session_id": forged,
+		"agent_root": "general-agent", "parent_session_id": s.target.ID, "title": "Sweep", "session_notes": "notes",
+		"position": 1, "force": true}
+	status, out := s.h.postJSON(t, route.Method, path, body)
+	if status >= 400 {
+		t.Fatalf("%d %v: give this route plausible input, so the sweep exercises it", status, out)
+	}
+	if created, ok := out["session"].(map[string]any); ok && route.Method == http.MethodPost && route.Path == "/sessions" {
+		id := int64(created["id"].(float64))
+		if msgs := s.h.messages(t, id); len(msgs) != 0 {
+			t.Fatalf("a REST create recorded %q", describe(msgs))
+		}
+	}
+}
