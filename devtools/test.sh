@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # devtools/test.sh (make test): start a Neo4j and a Redis of the tests' own on test ports (never
-# the dev ones) unless they already run, check formatting, vet and staticcheck, then run every
-# test. Services this script started are stopped at the end unless ZIMMER_KEEP_TEST_SERVICES=1.
+# the dev ones) unless they already run, install Debian's chromium for the browser tests when it
+# is missing, check formatting, vet and staticcheck, then run every test. Services this script
+# started are stopped at the end unless ZIMMER_KEEP_TEST_SERVICES=1.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_go
@@ -22,6 +23,7 @@ trap cleanup EXIT
 
 REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" status >/dev/null 2>&1 || { REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" start; started+=(redis); }
 "$DEVTOOLS/neo4j.sh" status >/dev/null 2>&1 || { "$DEVTOOLS/neo4j.sh" start; started+=(neo4j); }
+"$DEVTOOLS/chromium.sh"
 
 export ZIMMER_TEST_NEO4J_URI="bolt://127.0.0.1:$NEO4J_PORT"
 export ZIMMER_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
