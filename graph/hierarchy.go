@@ -59,26 +59,24 @@ func (l lineageSource) SpawnChain(id int64) ([]int64, error) {
 }
 
 func (l lineageSource) Seniors(ids []int64) ([]lineage.Link, error) {
-	recs, err := l.tx.collect("lineage_seniors", queries.LineageSeniors, map[string]any{"ids": ids})
+	rows, err := l.rows("lineage_seniors", queries.LineageSeniors, map[string]any{"ids": ids}, "links")
 	if err != nil {
 		return nil, err
 	}
-	links := make([]lineage.Link, 0, len(recs))
-	for _, r := range recs {
-		m := r.AsMap()
+	links := make([]lineage.Link, 0, len(rows))
+	for _, m := range rows {
 		links = append(links, lineage.Link{From: asInt(m["from"]), To: asInt(m["to"]), Kind: asString(m["kind"])})
 	}
 	return links, nil
 }
 
 func (l lineageSource) Juniors(ids, seen []int64, limit int) ([]lineage.Link, error) {
-	recs, err := l.tx.collect("lineage_juniors", queries.LineageJuniors, map[string]any{"ids": ids, "seen": seen, "limit": limit})
+	rows, err := l.rows("lineage_juniors", queries.LineageJuniors, map[string]any{"ids": ids, "seen": seen, "limit": limit}, "juniors")
 	if err != nil {
 		return nil, err
 	}
 	var links []lineage.Link
-	for _, r := range recs {
-		m := r.AsMap()
+	for _, m := range rows {
 		to := asInt(m["to"])
 		for _, raw := range m["links"].([]any) {
 			lk := raw.(map[string]any)
@@ -89,13 +87,12 @@ func (l lineageSource) Juniors(ids, seen []int64, limit int) ([]lineage.Link, er
 }
 
 func (l lineageSource) Nodes(ids []int64) (map[int64]lineage.NodeData, error) {
-	recs, err := l.tx.collect("lineage_nodes", queries.LineageNodes, map[string]any{"ids": ids})
+	rows, err := l.rows("lineage_nodes", queries.LineageNodes, map[string]any{"ids": ids}, "nodes")
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]lineage.NodeData, len(recs))
-	for _, r := range recs {
-		m := r.AsMap()
+	out := make(map[int64]lineage.NodeData, len(rows))
+	for _, m := range rows {
 		n := lineage.NodeData{
 			ID: asInt(m["id"]), Title: asString(m["title"]), AgentRoot: asString(m["agent_root"]),
 			Status: asString(m["status"]), Genesis: asString(m["genesis"]), ParentID: optInt(m["parent_id"]),
@@ -107,6 +104,27 @@ func (l lineageSource) Nodes(ids []int64) (map[int64]lineage.NodeData, error) {
 		}
 		n.Class = string(class)
 		out[n.ID] = n
+	}
+	return out, nil
+}
+
+// rows runs a statement that returns one record holding a list of maps under key.
+func (l lineageSource) rows(name, cypher string, params map[string]any, key string) ([]map[string]any, error) {
+	rec, err := l.tx.single(name, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	list, _, err := neo4j.GetRecordValue[[]any](rec, key)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	out := make([]map[string]any, 0, len(list))
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s holds a %T, not a map", name, key, item)
+		}
+		out = append(out, m)
 	}
 	return out, nil
 }
