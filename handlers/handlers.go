@@ -14,6 +14,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/zimmerhq/zimmer/handlers/mcp"
 	"github.com/zimmerhq/zimmer/handlers/rest"
 	"github.com/zimmerhq/zimmer/handlers/slack"
 	"github.com/zimmerhq/zimmer/handlers/web"
@@ -45,6 +46,8 @@ func New(d Deps) *gin.Engine {
 	r.GET("/metrics", gin.WrapH(d.Metrics.Handler()))
 	api := r.Group("/api/v1", RequireAPIKey(d.APIKeys))
 	rest.Mount(api, rest.New(d.Ops, d.Log, d.Metrics))
+	// /mcp takes the same key as REST; the key is checked before anything MCP happens.
+	mcp.New(mcp.Deps{Ops: d.Ops, Log: d.Log, Metrics: d.Metrics}).Mount(r, RequireAPIKey(d.APIKeys))
 	// The humans' pages live at the root (/sessions…, /supervisor/users) beside /api/v1; they
 	// carry their own HTTP Basic realm rather than the fleet's API key.
 	web.Mount(r, d.Ops, d.Log, d.Web)

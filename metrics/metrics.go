@@ -22,6 +22,8 @@ type Metrics struct {
 	WalkNodes       prometheus.Histogram
 	WalkTruncations prometheus.Counter
 	HumanMessages   *prometheus.CounterVec
+	MCPCalls        *prometheus.CounterVec
+	MCPDuration     *prometheus.HistogramVec
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -66,8 +68,17 @@ func New() *Metrics {
 		Name: "zimmer_human_messages_total",
 		Help: "Human messages recorded at a capture boundary, by channel (web_ui, slack).",
 	}, []string{"channel"})
+	m.MCPCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zimmer_mcp_tool_calls_total",
+		Help: "MCP tools/call requests by tool and outcome (ok, tool_error: an isError result, protocol_error: a JSON-RPC error such as an unknown tool).",
+	}, []string{"tool", "outcome"})
+	m.MCPDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "zimmer_mcp_tool_call_duration_seconds",
+		Help:    "MCP tool latency by tool, argument validation included.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"tool"})
 	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated,
-		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages)
+		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages, m.MCPCalls, m.MCPDuration)
 	return m
 }
 
@@ -93,6 +104,15 @@ func (m *Metrics) ObserveWalk(nodes int, truncated bool) {
 
 // ObserveHumanMessage counts one human message recorded at a capture boundary.
 func (m *Metrics) ObserveHumanMessage(channel string) { m.HumanMessages.WithLabelValues(channel).Inc() }
+
+// ObserveMCPCall records one tools/call; a protocol error (answered before any tool ran) adds
+// no latency sample.
+func (m *Metrics) ObserveMCPCall(tool, outcome string, d time.Duration) {
+	m.MCPCalls.WithLabelValues(tool, outcome).Inc()
+	if outcome != "protocol_error" {
+		m.MCPDuration.WithLabelValues(tool).Observe(d.Seconds())
+	}
+}
 
 // Handler serves the registry in the Prometheus exposition format.
 func (m *Metrics) Handler() http.Handler {

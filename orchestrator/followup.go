@@ -129,12 +129,7 @@ func refuseFollowUp(u *session.Session) error {
 // handed to a new agent job, and a running turn is asked to end. Only running, waiting and
 // needs_input sessions can be interrupted.
 func (s *Service) Interrupt(ctx context.Context, key string, messageID int64, acting string) (*session.Session, error) {
-	sess, err := s.interrupt(ctx, key, target{messageID: messageID, refusal: "Cannot interrupt"})
-	if err != nil {
-		return nil, err
-	}
-	s.RecordUncle(ctx, sess.ID, acting, SourceInterrupt)
-	return sess, nil
+	return s.InterruptFrom(ctx, key, messageID, acting, SourceInterrupt)
 }
 
 // target is what an interrupt delivers: a message already queued, or one staged for it.

@@ -150,6 +150,9 @@ func (s *Service) Delete(ctx context.Context, key string) error {
 type ArchiveParams struct {
 	Force bool
 	Actor string // e.g. "the REST API", "session #12 via the MCP API"
+	// Guard, when set, sees the session under its lock before anything changes and may refuse
+	// the archive (MCP refuses to end another session's running turn).
+	Guard func(*session.Session) error
 }
 
 // Archive moves a session to the trash (restorable for session.TrashRetention). Pending queued
@@ -159,6 +162,11 @@ func (s *Service) Archive(ctx context.Context, key string, p ArchiveParams) (*se
 	var retired int
 	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) error {
 		retired = 0
+		if p.Guard != nil {
+			if err := p.Guard(u); err != nil {
+				return err
+			}
+		}
 		if err := applyEvent(u, session.EventArchive, "Cannot trash"); err != nil {
 			return err
 		}

@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Outcomes of a tools/call, the metric's labels.
+const (
+	outcomeOK            = "ok"
+	outcomeToolError     = "tool_error"
+	outcomeProtocolError = "protocol_error"
+)
+
+// call is one tool invocation as a tool implementation sees it.
+type call struct {
+	h     *Handler
+	name  string
+	args  args
+	scope *Scope
+	base  string // the origin the caller reached, for links
+}
+
+// bind wraps a tool variant for mcp-go: arguments are decoded (keeping integer precision) and
+// validated against the variant's schema before the tool runs; whatever the tool returns or
+// fails with becomes a text result, isError when it failed. A handler never returns a Go error
+// to mcp-go, since that would surface as a JSON-RPC -32603 the model never reads.
+func (h *Handler) bind(t resolved) server.ToolHandlerFunc {
+	name, v := t.def.name, t.variant
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		start := time.Now()
+		text, failed := h.invoke(ctx, name, v, req)
+		outcome := outcomeOK
+		if failed {
+			outcome = outcomeToolError
+		}
+		h.observe(name, outcome, time.Since(start))
+		if failed {
+			return mcpgo.NewToolResultError(text), nil
+		}
+		return mcpgo.NewToolResultText(text), nil
+	}
+}
+
+// invoke runs one call and returns its text and whether it is an error result.
+func (h *Handler) invoke(ctx context.Context, name string, v *variant, req mcpgo.CallToolRequest) (text string, failed bool) {
+	a, err := decodeArgs(req.Params.RawArguments)
+	if err != nil {
+		return err.Error(), true
+	}
+	if msg := checkArgs(v.schema, a); msg != "" {
+		return msg, true
+	}
+	cn := connFrom(ctx)
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("mcp: tool panicked", "tool", name, "panic", p)
+			text, failed = fmt.Sprintf("Internal error calling tool %s: the server failed unexpectedly; the error was logged.", name), true
+		}
+	}()
+	out, err := v.run(ctx, &call{h: h, name: name, args: a, scope: cn.scope, base: cn.baseURL})
+	if err != nil {
+		return h.errorText(name, err), true
+	}
+	return out, false
+}
+
+// decodeArgs reads params.arguments as a JSON object, numbers kept as json.Number so ids above
+// 2^53 survive. Absent arguments are an empty object.
+func decodeArgs(raw json.RawMessage) (args, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return args{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var a map[string]any
+	if err := dec.Decode(&a); err != nil || a == nil {
+		return nil, fail("Invalid arguments: arguments must be a JSON object")
+	}
+	return a, nil
+}
+
+// observe records one tools/call. Only registered tool names become label values, so a client
+// inventing names cannot grow the label set.
+func (h *Handler) observe(name, outcome string, d time.Duration) {
+	if h.metrics == nil {
+		return
+	}
+	if !h.registry.known(name) {
+		name = "unknown"
+	}
+	h.metrics.ObserveMCPCall(name, outcome, d)
+}

@@ -1,0 +1,140 @@
+package mcp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+const apiKey = "mcp-test-key-0123456789abcdef"
+
+// redisDB is this package's own Redis database, so its queues are its own.
+const redisDB = 6
+
+type env struct {
+	srv   *httptest.Server
+	store *graph.Store
+	queue *jobs.Queue
+	ops   *orchestrator.Service
+}
+
+func setup(t *testing.T) *env {
+	t.Helper()
+	store := graphtest.Store(t)
+	queue, err := jobs.OpenQueue(graphtest.RedisURL(redisDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { queue.Close() })
+	cat, err := catalog.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger()})
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{apiKey}}))
+	t.Cleanup(srv.Close)
+	return &env{srv: srv, store: store, queue: queue, ops: ops}
+}
+
+// reply is one raw HTTP exchange with /mcp.
+type reply struct {
+	status int
+	header http.Header
+	raw    string
+	body   map[string]any
+}
+
+var rpcID atomic.Int64
+
+// post sends body (a string is sent verbatim) to path with the key and the headers a
+// well-behaved MCP client sends; extra header pairs override them ("" deletes).
+func (e *env) post(t *testing.T, path string, body any, headers ...string) reply {
+	t.Helper()
+	var data []byte
+	switch b := body.(type) {
+	case string:
+		data = []byte(b)
+	default:
+		data, _ = json.Marshal(b)
+	}
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, bytes.NewReader(data))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("X-API-Key", apiKey)
+	return e.send(t, req, headers...)
+}
+
+func (e *env) send(t *testing.T, req *http.Request, headers ...string) reply {
+	t.Helper()
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+		} else {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	out := reply{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
+	_ = json.Unmarshal(raw, &out.body)
+	return out
+}
+
+// rpc is one JSON-RPC request.
+func rpc(method string, params any) map[string]any {
+	m := map[string]any{"jsonrpc": "2.0", "id": rpcID.Add(1), "method": method}
+	if params != nil {
+		m["params"] = params
+	}
+	return m
+}
+
+// errorOf is the JSON-RPC error object of a reply, nil when there is none.
+func (r reply) errorOf() map[string]any {
+	e, _ := r.body["error"].(map[string]any)
+	return e
+}
+
+// tools lists the tool names a URL's connection is given, in order.
+func (e *env) tools(t *testing.T, path string) []string {
+	t.Helper()
+	r := e.post(t, path, rpc("tools/list", nil))
+	result, ok := r.body["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("tools/list on %s: %d %s", path, r.status, r.raw)
+	}
+	var names []string
+	for _, tool := range result["tools"].([]any) {
+		names = append(names, tool.(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+// toolDef is one tool of a URL's tools/list.
+func (e *env) toolDef(t *testing.T, path, name string) map[string]any {
+	t.Helper()
+	r := e.post(t, path, rpc("tools/list", nil))
+	for _, tool := range r.body["result"].(map[string]any)["tools"].([]any) {
+		if m := tool.(map[string]any); m["name"] == name {
+			return m
+		}
+	}
+	t.Fatalf("%s has no tool %s", path, name)
+	return nil
+}

@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"fmt"
+	"testing"
+)
+
+// walk visits every property of a schema, nested ones included.
+func walk(path string, p prop, visit func(string, prop)) {
+	visit(path, p)
+	if item, ok := p["items"].(prop); ok {
+		walk(path+"[]", item, visit)
+	}
+	if props, ok := p["properties"].(map[string]prop); ok {
+		for k, sub := range props {
+			walk(path+"."+k, sub, visit)
+		}
+	}
+}
+
+func everyVariant(t *testing.T, fn func(name string, v variant)) {
+	t.Helper()
+	h := &Handler{}
+	for _, d := range h.catalog() {
+		fn(d.name, d.full)
+		for c, v := range d.overrides {
+			fn(d.name+"@"+c, v)
+		}
+	}
+}
+
+func TestEverySchemaUsesOnlyKeywordsTheValidatorEnforces(t *testing.T) {
+	everyVariant(t, func(name string, v variant) {
+		walk(name, v.schema.asProp(), func(path string, p prop) {
+			for k := range p {
+				if !supportedKeywords[k] {
+					t.Errorf("%s uses %q, which validate.go does not enforce", path, k)
+				}
+			}
+		})
+		if v.run == nil {
+			t.Errorf("%s has no implementation", name)
+		}
+	})
+}
+
+func TestEachScopeIsBuiltOnceAndReused(t *testing.T) {
+	h := New(Deps{})
+	a, b := h.servers.get([]string{"sessions", "health"}), h.servers.get([]string{"sessions", "health"})
+	if a != b {
+		t.Fatal("the same scope must reuse its prebuilt server")
+	}
+	if c := h.servers.get([]string{"health", "sessions"}); c == a {
+		t.Fatal("a different group order is a different scope (its instructions differ)")
+	}
+	for i := range maxCachedScopes + 10 {
+		h.servers.get([]string{fmt.Sprint("bogus", i)})
+	}
+	if n := len(h.servers.by); n > maxCachedScopes {
+		t.Fatalf("the cache grew to %d entries past its bound %d", n, maxCachedScopes)
+	}
+}
+
+func TestRegistryHas29ToolsInSixDomains(t *testing.T) {
+	h := &Handler{}
+	perGroup := map[string]int{}
+	for _, d := range h.catalog() {
+		perGroup[d.group]++
+	}
+	want := map[string]int{"sessions": 11, "notifications": 3, "triggers": 4, "health": 5, "gate_decisions": 3, "work_backlog": 3}
+	for g, n := range want {
+		if perGroup[g] != n {
+			t.Errorf("group %s has %d tools, want %d", g, perGroup[g], n)
+		}
+	}
+	if len(perGroup) != len(want) {
+		t.Errorf("groups: %v", perGroup)
+	}
+}

@@ -1,0 +1,130 @@
+// Package mcp is Zimmer's own MCP endpoint, POST /mcp: a stateless streamable-HTTP server (plain
+// JSON responses, no Mcp-Session-Id, no SSE) whose tools call the orchestrator in-process, the
+// same operations REST calls. mcp-go owns the JSON-RPC framing and version negotiation; this
+// package owns who may call (the API key, checked by the caller's middleware), what a connection
+// may see (the scoped tool list from its URL), argument validation with readable messages, and
+// the tools themselves, one file each.
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// Deps are what the endpoint needs. ScanBudget bounds a quick_search_sessions content scan;
+// zero means DefaultScanBudget.
+type Deps struct {
+	Ops        *orchestrator.Service
+	Log        *slog.Logger
+	Metrics    *metrics.Metrics
+	ScanBudget time.Duration
+}
+
+// Handler serves /mcp. It is safe for concurrent use.
+type Handler struct {
+	ops        *orchestrator.Service
+	log        *slog.Logger
+	metrics    *metrics.Metrics
+	scanBudget time.Duration
+	registry   *registry
+	servers    *servers
+}
+
+// DefaultScanBudget is how long one search_contents call may scan before it stops and hands
+// back a scan_cursor.
+const DefaultScanBudget = 8 * time.Second
+
+// New builds the endpoint and its registry.
+func New(d Deps) *Handler {
+	h := &Handler{ops: d.Ops, log: d.Log, metrics: d.Metrics, scanBudget: d.ScanBudget}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	if h.scanBudget <= 0 {
+		h.scanBudget = DefaultScanBudget
+	}
+	h.registry = newRegistry(h.catalog())
+	h.servers = newServers(h)
+	return h
+}
+
+// Mount registers POST /mcp, and 405s for GET and DELETE, behind auth: a request without a
+// valid key is refused before anything MCP happens, on every verb.
+func (h *Handler) Mount(r gin.IRoutes, auth gin.HandlerFunc) {
+	r.POST("/mcp", auth, h.serve)
+	r.GET("/mcp", auth, methodNotAllowed)
+	r.DELETE("/mcp", auth, methodNotAllowed)
+}
+
+// serve runs the transport checks, answers what it must itself (unknown methods, tools the
+// connection was never given), and hands the rest to the scope's prebuilt mcp-go server.
+func (h *Handler) serve(c *gin.Context) {
+	body, env, rejected := readRequest(c.Request)
+	if rejected != nil {
+		writeRPCError(c, nil, rejected)
+		return
+	}
+	scope := parseScope(c.Request.URL.Query(), h.log)
+	srv := h.servers.get(scope.Groups)
+	if e := h.precheck(env, srv); e != nil {
+		writeRPCError(c, env.ID, e)
+		return
+	}
+	ctx := withConn(c.Request.Context(), &conn{scope: scope, baseURL: baseURL(c.Request)})
+	req := c.Request.WithContext(ctx)
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	srv.http.ServeHTTP(noFlush{c.Writer}, req)
+}
+
+// precheck answers the JSON-RPC errors a model never sees: a method this server does not
+// implement (-32601) and a tool outside the connection's scope (-32602), which is exactly what
+// an unknown tool is.
+func (h *Handler) precheck(e *envelope, srv *scopedServer) *rpcError {
+	if !methodAllowed(e) {
+		return &rpcError{status: http.StatusOK, code: codeMethodNotFound, message: "Method not found", data: e.Method}
+	}
+	if e.Method == "tools/call" && !srv.has(e.Params.Name) {
+		h.observe(e.Params.Name, outcomeProtocolError, 0)
+		return &rpcError{status: http.StatusOK, code: codeInvalidParams, message: "Invalid params", data: "Tool not found: " + e.Params.Name}
+	}
+	return nil
+}
+
+// conn is what a tool call knows about its connection.
+type conn struct {
+	scope   *Scope
+	baseURL string
+}
+
+type connKey struct{}
+
+func withConn(ctx context.Context, c *conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
+
+// connFrom is the call's connection; a call that did not come through serve (none does) would
+// see an unscoped, unstamped one.
+func connFrom(ctx context.Context) *conn {
+	if c, ok := ctx.Value(connKey{}).(*conn); ok {
+		return c
+	}
+	return &conn{scope: &Scope{}}
+}
+
+// baseURL is the origin the caller reached, for links in tool output.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}

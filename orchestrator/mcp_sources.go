@@ -1,0 +1,46 @@
+package orchestrator
+
+import (
+	"cmp"
+	"context"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// Sources the MCP surface stamps on the uncle edges its deliveries record.
+const (
+	SourceMCPFollowUp  = "mcp:action_session.follow_up"
+	SourceMCPEnqueue   = "mcp:manage_enqueued_messages.create"
+	SourceMCPSendNow   = "mcp:manage_enqueued_messages.send_now"
+	SourceMCPInterrupt = "mcp:manage_enqueued_messages.interrupt"
+)
+
+// InterruptFrom is Interrupt recording source on the uncle edge (SourceInterrupt when empty),
+// for surfaces other than REST.
+func (s *Service) InterruptFrom(ctx context.Context, key string, messageID int64, acting, source string) (*session.Session, error) {
+	sess, err := s.interrupt(ctx, key, target{messageID: messageID, refusal: "Cannot interrupt"})
+	if err != nil {
+		return nil, err
+	}
+	s.RecordUncle(ctx, sess.ID, acting, cmp.Or(source, SourceInterrupt))
+	return sess, nil
+}
+
+// PendingMessages is one page of the messages still waiting for a session (position order)
+// and how many there are in all: what a caller must see before it adds to a queue.
+func (s *Service) PendingMessages(ctx context.Context, key string, limit int) ([]*Message, int, error) {
+	list, page, err := s.ListMessages(ctx, key, MessageListParams{Status: graph.MessagePending, PerPage: max(limit, 1)})
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, page.TotalCount, nil
+}
+
+// maxTimeline bounds one timeline read.
+const maxTimeline = 10_000
+
+// Timeline is a session's log, oldest first (at most maxTimeline entries).
+func (s *Service) Timeline(ctx context.Context, sessionID int64) ([]graph.LogEntry, error) {
+	return s.store.Logs(ctx, sessionID, "", 0, maxTimeline)
+}
