@@ -16,7 +16,7 @@ import (
 type doc struct{ strings.Builder }
 
 func (d *doc) heading(level int, text string) {
-	if d.Len() > 0 {
+	if d.Len() > 0 && !strings.HasSuffix(d.Builder.String(), "\n\n") {
 		d.WriteString("\n")
 	}
 	d.WriteString(strings.Repeat("#", level) + " " + text + "\n\n")

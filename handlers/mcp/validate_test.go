@@ -1,0 +1,101 @@
+package mcp_test
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestArgumentsAreCheckedAgainstTheSchemaBeforeTheToolRuns(t *testing.T) {
+	e := setup(t)
+	all := "/mcp?tool_groups=sessions,notifications,triggers,health"
+	cases := []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"missing required arguments, in schema order", "manage_enqueued_messages", map[string]any{},
+			"Missing required arguments: session_id, action"},
+		{"null counts as present for required", "manage_enqueued_messages", map[string]any{"session_id": nil, "action": "list"},
+			"Invalid arguments: session_id must be a string or a number"},
+		{"a maximum is refused, not clamped", "quick_search_sessions", map[string]any{"per_page": 500},
+			"Invalid arguments: per_page must be at most 100"},
+		{"a minimum", "quick_search_sessions", map[string]any{"page": 0}, "Invalid arguments: page must be at least 1"},
+		{"several problems at once, each named", "quick_search_sessions", map[string]any{"page": 0, "per_page": 101},
+			"Invalid arguments: page must be at least 1, per_page must be at most 100"},
+		{"a wrong type", "get_session", map[string]any{"id": true}, "Invalid arguments: id must be a string or a number"},
+		{"an integer argument given a fraction", "quick_search_sessions", map[string]any{"per_page": 2.5},
+			"Invalid arguments: per_page must be an integer"},
+		{"an enum miss names the valid values", "quick_search_sessions", map[string]any{"priority_class": "urgent"},
+			"Invalid arguments: priority_class must be one of: spot, priority"},
+		{"maxLength", "quick_search_sessions", map[string]any{"query": strings.Repeat("q", 1001)},
+			"Invalid arguments: query must be at most 1000 characters (got 1001)"},
+		{"array items", "start_session", map[string]any{"skills": []any{"ok", 7}},
+			"Invalid arguments: skills[1] must be a string"},
+		{"nested object properties", "action_trigger", map[string]any{"action": "create", "conditions": []any{map[string]any{"trigger_type": "carrier_pigeon"}}},
+			"Invalid arguments: conditions[0].trigger_type must be one of: slack, schedule, ao_event"},
+		{"a nullable enum admits null but nothing else", "action_session", map[string]any{"action": "change_scheduling_class", "session_id": 1, "scheduling_class": "later"},
+			"Invalid arguments: scheduling_class must be one of: spot, priority, null"},
+		{"an action outside the enum", "action_session", map[string]any{"action": "explode", "session_id": 1},
+			"Invalid arguments: action must be one of: follow_up, pause, restart"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.refused(t, all, c.tool, c.args, c.want)
+		})
+	}
+}
+
+func TestArgumentsMustBeAnObject(t *testing.T) {
+	e := setup(t)
+	r := e.post(t, "/mcp", rpc("tools/call", map[string]any{"name": "get_configs", "arguments": []any{1, 2}}))
+	res, _ := r.body["result"].(map[string]any)
+	if res == nil || res["isError"] != true || !strings.Contains(r.raw, "Invalid arguments: arguments must be a JSON object") {
+		t.Fatalf("got %s", r.raw)
+	}
+}
+
+func TestUnknownArgumentsAreIgnoredAsInTheOriginal(t *testing.T) {
+	e := setup(t)
+	e.ok(t, "/mcp", "get_configs", map[string]any{"no_such_argument": 1})
+}
+
+func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
+	e := setup(t)
+	all := "/mcp?tool_groups=sessions,notifications,triggers,health,gate_decisions,work_backlog"
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"get_system_health", nil, "get_system_health is not available yet: it needs the health workers (SPEC §6 W4)."},
+		{"action_health", map[string]any{"action": "cli_refresh"}, "action_health is not available yet: it needs the health workers"},
+		{"get_costs", nil, "get_costs is not available yet: it needs the token-usage ledger"},
+		{"get_spot_policy", nil, "get_spot_policy is not available yet"},
+		{"action_spot_policy", map[string]any{"action": "set_gating"}, "action_spot_policy is not available yet"},
+		{"get_notifications", nil, "get_notifications is not available yet: it needs notifications (SPEC §6 W3)."},
+		{"send_push_notification", map[string]any{"session_id": 1, "message": "hi"}, "send_push_notification is not available yet"},
+		{"action_notification", map[string]any{"action": "mark_all_read"}, "action_notification is not available yet"},
+		{"search_triggers", nil, "search_triggers is not available yet: it needs triggers"},
+		{"action_trigger", map[string]any{"action": "create"}, "action_trigger is not available yet"},
+		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
+		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
+		{"save_outcome_analysis", map[string]any{"session_id": 1, "root": map[string]any{}}, "save_outcome_analysis is not available yet"},
+		{"manage_categories", map[string]any{"action": "list"}, "manage_categories is not available yet"},
+		{"search_gate_decisions", nil, "search_gate_decisions is not available yet: it needs the gate decision ledger"},
+		{"get_gate_decision_feedback", nil, "get_gate_decision_feedback is not available yet"},
+		{"record_gate_decision", map[string]any{"surface": "s", "decision": "hold"}, "record_gate_decision is not available yet"},
+		{"get_work_backlog", nil, "get_work_backlog is not available yet: it needs the work backlog"},
+		{"append_work_backlog_item", map[string]any{"issue_url": "u"}, "append_work_backlog_item is not available yet"},
+		{"pull_work_backlog_items", nil, "pull_work_backlog_items is not available yet"},
+	}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			e.refused(t, all, c.tool, c.args, c.want)
+		})
+	}
+	desc, _ := e.toolDef(t, all, "get_system_health")["description"].(string)
+	if !strings.Contains(desc, "Not available on this deployment yet") {
+		t.Fatalf("the description must say so up front: %q", desc)
+	}
+}
