@@ -1,7 +1,12 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +80,29 @@ func TestRegistryHas29ToolsInSixDomains(t *testing.T) {
 	}
 	if len(perGroup) != len(want) {
 		t.Errorf("groups: %v", perGroup)
+	}
+}
+
+// TestTheEncodedToolListIsWhatMCPGoWouldAnswer holds the tools/list shortcut to the answer the
+// mcp-go server behind it gives for the same scope.
+func TestTheEncodedToolListIsWhatMCPGoWouldAnswer(t *testing.T) {
+	h := New(Deps{})
+	for _, groups := range [][]string{baseGroups, {compositeSelf}, {"sessions_readonly", compositeSelf}, {}} {
+		srv := h.servers.get(groups)
+		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		srv.http.ServeHTTP(noFlush{rec}, req)
+		var viaMCPGo struct{ Result any }
+		if err := json.Unmarshal(rec.Body.Bytes(), &viaMCPGo); err != nil {
+			t.Fatalf("%v: %v %s", groups, err, rec.Body)
+		}
+		var cached any
+		if err := json.Unmarshal(srv.list, &cached); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(viaMCPGo.Result, cached) {
+			t.Fatalf("%v: the encoded list differs from mcp-go's answer", groups)
+		}
 	}
 }

@@ -79,6 +79,10 @@ func (h *Handler) serve(c *gin.Context) {
 		writeRPCError(c, env.ID, e)
 		return
 	}
+	if env.Method == "tools/list" && env.Params.Cursor == "" && len(env.ID) > 0 {
+		writeResult(c, env.ID, srv.list)
+		return
+	}
 	ctx := withConn(c.Request.Context(), &conn{scope: scope, baseURL: baseURL(c.Request)})
 	req := c.Request.WithContext(ctx)
 	req.Body = io.NopCloser(bytes.NewReader(body))

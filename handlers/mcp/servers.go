@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +25,9 @@ const maxCachedScopes = 256
 type scopedServer struct {
 	http  *server.StreamableHTTPServer
 	tools map[string]bool
+	// list is the encoded tools/list result. It never changes for a scope, and encoding ~25
+	// schemas is most of what answering tools/list costs, so it is encoded once.
+	list json.RawMessage
 }
 
 func (s *scopedServer) has(name string) bool { return s.tools[name] }
@@ -70,11 +75,19 @@ func (h *Handler) build(groups []string) *scopedServer {
 		server.WithHooks(h.hooks()),
 	)
 	entries := make([]server.ServerTool, 0, len(tools))
+	listed := make([]mcpgo.Tool, 0, len(tools))
 	for _, t := range tools {
 		out.tools[t.def.name] = true
-		entries = append(entries, server.ServerTool{Tool: h.describe(t), Handler: h.bind(t)})
+		tool := h.describe(t)
+		entries = append(entries, server.ServerTool{Tool: tool, Handler: h.bind(t)})
+		listed = append(listed, tool)
 	}
 	mcpSrv.AddTools(entries...)
+	list, err := json.Marshal(mcpgo.ListToolsResult{Tools: listed})
+	if err != nil {
+		panic(fmt.Sprintf("mcp: the tool list does not encode: %v", err)) // static data: found by the tests
+	}
+	out.list = list
 	out.http = server.NewStreamableHTTPServer(mcpSrv,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),

@@ -46,7 +46,8 @@ type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
-		Name string `json:"name"`
+		Name   string `json:"name"`
+		Cursor string `json:"cursor"`
 	} `json:"params"`
 }
 
@@ -146,6 +147,17 @@ func writeRPCError(c *gin.Context, id json.RawMessage, e *rpcError) {
 		body["data"] = e.data
 	}
 	c.AbortWithStatusJSON(e.status, gin.H{"jsonrpc": "2.0", "id": rawID, "error": body})
+}
+
+// writeResult answers a request with a result encoded ahead of time.
+func writeResult(c *gin.Context, id, result json.RawMessage) {
+	body := make([]byte, 0, len(result)+len(id)+40)
+	body = append(body, `{"jsonrpc":"2.0","id":`...)
+	body = append(body, id...)
+	body = append(body, `,"result":`...)
+	body = append(body, result...)
+	body = append(body, '}')
+	c.Data(http.StatusOK, "application/json", body)
 }
 
 // methodNotAllowed answers GET (there is no server-initiated stream) and DELETE (there is no
