@@ -19,4 +19,5 @@ CREATE INDEX session_parent IF NOT EXISTS FOR (s:Session) ON (s.parent_session_i
 CREATE INDEX session_router IF NOT EXISTS FOR (s:Session) ON (s.router_session_id);
 CREATE INDEX session_agent_root_key IF NOT EXISTS FOR (s:Session) ON (s.agent_root_key);
 CREATE INDEX session_slack_channel IF NOT EXISTS FOR (s:Session) ON (s.slack_channel_id);
+CREATE INDEX session_category IF NOT EXISTS FOR (s:Session) ON (s.category_id);
 CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status)

@@ -328,6 +328,16 @@ func actRemoveUncle(ctx context.Context, a *actionCall) (string, error) {
 	return b.String(), nil
 }
 
-func actChangeCategory(context.Context, *actionCall) (string, error) {
-	return "", unavailable(`The "change_category" action`, "categories, which are not built yet")
+func actChangeCategory(ctx context.Context, a *actionCall) (string, error) {
+	if !a.args.has("category_id") {
+		return "", required("category_id", "change_category", " Pass null to put the session back in Uncategorized.")
+	}
+	s, cat, err := a.h.ops.SetSessionCategory(ctx, a.key(), a.args.optInt("category_id"))
+	if err != nil {
+		return "", categoryRefusal(err)
+	}
+	var b doc
+	head(&b, "Category Updated", s)
+	b.field("Category", categoryLabel(cat))
+	return b.String(), nil
 }

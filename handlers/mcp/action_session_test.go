@@ -214,7 +214,6 @@ func TestRunnerBoundActionsSayWhatTheyNeed(t *testing.T) {
 	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"}, `The "refresh_all" action is not available yet`)
 	e.refused(t, "/mcp", "action_session", act(s.ID, "pause_into_spot_queue", map[string]any{"halt": true}),
 		"pause_into_spot_queue with halt: true is not available yet")
-	e.refused(t, "/mcp", "action_session", act(s.ID, "change_category", map[string]any{"category_id": 1}), `The "change_category" action is not available yet`)
 }
 
 func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {

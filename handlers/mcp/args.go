@@ -60,8 +60,11 @@ func (a args) optFlag(k string) *bool {
 }
 
 // integer is an integral number argument.
-func (a args) integer(k string) (int64, bool) {
-	n, ok := a[k].(json.Number)
+func (a args) integer(k string) (int64, bool) { return intValue(a[k]) }
+
+// intValue reads an integral JSON number.
+func intValue(v any) (int64, bool) {
+	n, ok := v.(json.Number)
 	if !ok {
 		return 0, false
 	}

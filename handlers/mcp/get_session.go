@@ -61,7 +61,11 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	var b doc
 	s := rec.Session
 	b.heading(2, "Session: "+oneLine(s.DisplayTitle()))
-	writeBasics(&b, s)
+	names, err := c.categoryNames(ctx, s.CategoryID != nil)
+	if err != nil {
+		return "", err
+	}
+	writeBasics(&b, s, names)
 	writeExecution(&b, s)
 	writePrompt(&b, s, verbose)
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
@@ -102,7 +106,7 @@ var genesisLabels = map[session.Genesis]string{
 // Information and never shortened.
 var neverCut = []string{"auth_outage_", "spot_hold_", "spot_pause_", "spot_queued_", "failure_reason", "paused_by", "pending_sleep"}
 
-func writeBasics(b *doc, s *session.Session) {
+func writeBasics(b *doc, s *session.Session, categories map[int64]string) {
 	b.heading(3, "Basic Information")
 	b.field("ID", s.ID)
 	b.field("Status", s.Status)
@@ -112,7 +116,7 @@ func writeBasics(b *doc, s *session.Session) {
 	}
 	b.optField("Agent Root", oneLine(rootOf(s)))
 	if s.CategoryID != nil {
-		b.field("Category", fmt.Sprintf("#%d", *s.CategoryID))
+		b.field("Category", categoryName(*s.CategoryID, categories))
 	}
 	b.field("Genesis", fmt.Sprintf("%s (%s)", s.Genesis, genesisLabels[s.Genesis]))
 	source := "set on this session"

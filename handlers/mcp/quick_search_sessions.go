@@ -60,9 +60,13 @@ func runQuickSearch(ctx context.Context, c *call) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		names, err := c.categoryNames(ctx, verbose)
+		if err != nil {
+			return "", err
+		}
 		var b doc
 		b.heading(2, "Session Found")
-		writeRow(&b, s, verbose)
+		writeRow(&b, s, verbose, names)
 		writeOmission(&b, verbose)
 		return b.String(), nil
 	}
@@ -80,11 +84,15 @@ func runQuickSearch(ctx context.Context, c *call) (string, error) {
 	if len(list) == 0 {
 		return "No sessions found matching the specified criteria." + archivedHint(p), nil
 	}
+	names, err := c.categoryNames(ctx, verbose)
+	if err != nil {
+		return "", err
+	}
 	var b doc
 	b.heading(2, "Agent Sessions")
 	b.linef("Found %d session(s) (page %d of %d):", page.TotalCount, page.Page, page.TotalPages)
 	for _, s := range list {
-		writeRow(&b, s, verbose)
+		writeRow(&b, s, verbose, names)
 	}
 	writeOmission(&b, verbose)
 	if page.Page < page.TotalPages {
@@ -137,7 +145,7 @@ func archivedHint(p orchestrator.SearchParams) string {
 }
 
 // writeRow is one session in a listing: compact by default, everything with verbose.
-func writeRow(b *doc, s *session.Session, verbose bool) {
+func writeRow(b *doc, s *session.Session, verbose bool, names map[int64]string) {
 	b.heading(3, fmt.Sprintf("%s (ID: %d)", oneLine(s.DisplayTitle()), s.ID))
 	b.field("Status", s.Status)
 	b.field("Agent Runtime", s.AgentRuntime)
@@ -150,7 +158,7 @@ func writeRow(b *doc, s *session.Session, verbose bool) {
 	b.field("Precedence", s.Precedence)
 	if verbose {
 		if s.CategoryID != nil {
-			b.field("Category", fmt.Sprintf("#%d", *s.CategoryID))
+			b.field("Category", categoryName(*s.CategoryID, names))
 		}
 		b.field("Repository", oneLine(s.GitRoot))
 		b.field("Branch", oneLine(s.Branch))
@@ -202,11 +210,15 @@ func scanContents(ctx context.Context, c *call, p orchestrator.SearchParams, ver
 	if err != nil {
 		return "", err
 	}
+	names, err := c.categoryNames(ctx, verbose)
+	if err != nil {
+		return "", err
+	}
 	var b doc
 	b.heading(2, "Agent Sessions (content scan)")
 	b.linef("Found %d matching session(s) in this pass, newest first. A content scan reports no total count.", len(res.Matches))
 	for _, s := range res.Matches {
-		writeRow(&b, s, verbose)
+		writeRow(&b, s, verbose, names)
 	}
 	if len(res.Matches) > 0 {
 		writeOmission(&b, verbose)
@@ -257,4 +269,28 @@ func parseScanCursor(cursor, fingerprint string) (int64, error) {
 		return 0, fail("Invalid scan_cursor: pass back exactly the value a previous scan returned.")
 	}
 	return before, nil
+}
+
+// categoryNames maps category ids to names, read only when a verbose row will show them.
+func (c *call) categoryNames(ctx context.Context, verbose bool) (map[int64]string, error) {
+	if !verbose {
+		return nil, nil
+	}
+	list, err := c.h.ops.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[int64]string, len(list))
+	for _, cat := range list {
+		names[cat.ID] = cat.Name
+	}
+	return names, nil
+}
+
+// categoryName is "Name (ID: n)", or says the category is gone.
+func categoryName(id int64, names map[int64]string) string {
+	if name, ok := names[id]; ok {
+		return fmt.Sprintf("%s (ID: %d)", oneLine(name), id)
+	}
+	return fmt.Sprintf("#%d (no longer exists)", id)
 }
