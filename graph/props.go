@@ -66,6 +66,9 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if root, ok := s.Metadata["agent_root_key"].(string); ok && root != "" {
 		p["agent_root_key"] = root
 	}
+	if by, ok := s.Metadata["paused_by"].(string); ok && by != "" {
+		p["paused_by"] = by // the orphan sweep finds sessions parked for recovery by it
+	}
 	if channel, thread := session.SlackThread(s.CustomMetadata); channel != "" {
 		p["slack_channel_id"] = channel
 		if thread != "" {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -311,6 +313,28 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 	}
 }
 
+// readsTranscript: routes that need the session to have run (no worker runs in these tests).
+func readsTranscript(path string) bool {
+	return strings.HasSuffix(path, "/fork") || strings.HasSuffix(path, "/refresh") || strings.HasSuffix(path, "/transcript")
+}
+
+// giveTranscript writes the transcript a run would have left and points the target at it.
+func (s *sweep) giveTranscript(t *testing.T) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "transcript.jsonl")
+	line := `{"type":"zimmer_turn","turn":1,"reason":"start","prompt":"hi"}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.h.store.UpdateSession(context.Background(), strconv.FormatInt(s.target.ID, 10), func(u *session.Session) error {
+		u.Metadata["transcript_path"] = path
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // restCall calls one REST route with a body that carries every field some route reads.
 func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	t.Helper()
@@ -327,9 +351,12 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	}
 	path := "/api/v1" + strings.NewReplacer(":id", fmt.Sprint(target), ":message_id", fmt.Sprint(s.queued(t)),
 		":uncle_id", forged).Replace(route.Path)
+	if readsTranscript(route.Path) {
+		s.giveTranscript(t)
+	}
 	body := map[string]any{"prompt": "sent by a script", "content": "sent by a script", "acting_session_id": forged,
 		"agent_root": "general-agent", "parent_session_id": s.target.ID, "title": "Sweep", "session_notes": "notes",
-		"position": 1, "force": true}
+		"position": 1, "force": true, "message_index": 0}
 	status, out := s.h.postJSON(t, route.Method, path, body)
 	if status >= 400 {
 		t.Fatalf("%d %v: give this route plausible input, so the sweep exercises it", status, out)

@@ -5,24 +5,40 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
 )
 
-// Worker serves every lane that has handlers, one Asynq server per lane with its own concurrency.
+// Worker serves every lane that has handlers, one Asynq server per lane with its own
+// concurrency, and runs the periodic scheduler.
 type Worker struct {
-	conn  asynq.RedisConnOpt
-	log   *slog.Logger
-	muxes map[string]*asynq.ServeMux
-	grace time.Duration
+	queue    *Queue
+	log      *slog.Logger
+	muxes    map[string]*asynq.ServeMux
+	grace    time.Duration
+	periodic []Periodic
+	// running counts handlers still executing: Asynq's Shutdown stops waiting for a handler
+	// whose context was cancelled, but a hand-back still has to commit before the process exits.
+	// A counter rather than a WaitGroup: a task dequeued just before the stop may start while
+	// the shutdown is already waiting.
+	running atomic.Int64
 }
 
-// NewWorker prepares a worker on the queue's Redis.
+// NewWorker prepares a worker on the queue's Redis. grace bounds how long a shutdown waits for
+// handlers to hand their work back.
 func NewWorker(q *Queue, log *slog.Logger, grace time.Duration) *Worker {
-	return &Worker{conn: q.conn, log: log, muxes: map[string]*asynq.ServeMux{}, grace: grace}
+	return &Worker{queue: q, log: log, muxes: map[string]*asynq.ServeMux{}, grace: grace}
 }
+
+// pollInterval is how often an idle lane asks Redis for work.
+const pollInterval = 200 * time.Millisecond
+
+// Lanes lists every lane, sorted.
+func Lanes() []string { return slices.Sorted(maps.Keys(LaneConcurrency)) }
 
 // Handle registers h for task type typ on a lane.
 func (w *Worker) Handle(lane, typ string, h asynq.HandlerFunc) {
@@ -31,52 +47,95 @@ func (w *Worker) Handle(lane, typ string, h asynq.HandlerFunc) {
 		mux = asynq.NewServeMux()
 		w.muxes[lane] = mux
 	}
-	mux.HandleFunc(typ, h)
+	mux.HandleFunc(typ, func(ctx context.Context, t *asynq.Task) error {
+		w.running.Add(1)
+		defer w.running.Add(-1)
+		return h(ctx, t)
+	})
+}
+
+// Every registers h for typ on a lane and schedules it every period. Each worker runs the
+// scheduler; deterministic slot ids make sure a tick runs once however many workers there are.
+func (w *Worker) Every(lane, typ string, every time.Duration, h asynq.HandlerFunc) {
+	w.Handle(lane, typ, h)
+	w.periodic = append(w.periodic, Periodic{Type: typ, Lane: lane, Every: every})
 }
 
 // Lanes returns the lanes this worker serves, sorted.
-func (w *Worker) Lanes() []string {
-	lanes := make([]string, 0, len(w.muxes))
-	for l := range w.muxes {
-		lanes = append(lanes, l)
-	}
-	sort.Strings(lanes)
-	return lanes
-}
+func (w *Worker) Lanes() []string { return slices.Sorted(maps.Keys(w.muxes)) }
 
-// Run serves until ctx is cancelled, then shuts every lane down, letting in-flight tasks finish
-// within the grace period (unfinished ones go back to their queue).
+// Run serves until ctx is cancelled, then shuts down in an order that loses no work: every lane
+// stops taking tasks, the handlers' context is cancelled (an agent turn terminates its process
+// and hands its session back for recovery), and the worker waits up to the grace period for
+// the handlers to return.
 func (w *Worker) Run(ctx context.Context) error {
-	var servers []*asynq.Server
-	for _, lane := range w.Lanes() {
-		srv := asynq.NewServer(w.conn, asynq.Config{
-			Concurrency:     LaneConcurrency[lane],
-			Queues:          map[string]int{lane: 1},
-			ShutdownTimeout: w.grace,
-			Logger:          asynqLogger{w.log.With("lane", lane)},
-		})
-		if err := srv.Start(w.muxes[lane]); err != nil {
-			for _, s := range servers {
-				s.Shutdown()
-			}
-			return fmt.Errorf("start lane %s: %w", lane, err)
-		}
-		servers = append(servers, srv)
-		w.log.Info("lane serving", "lane", lane, "concurrency", LaneConcurrency[lane])
+	base, cancelHandlers := context.WithCancel(context.Background())
+	defer cancelHandlers()
+	servers, err := w.start(base)
+	if err != nil {
+		return err
 	}
-	for lane := range LaneConcurrency {
+	sched, stopSched := context.WithCancel(ctx)
+	defer stopSched()
+	for _, p := range w.periodic {
+		go w.queue.schedule(sched, p, w.log)
+	}
+	for _, lane := range Lanes() {
 		if _, ok := w.muxes[lane]; !ok {
 			w.log.Info("lane idle: no handlers in this build; its tasks stay queued", "lane", lane)
 		}
 	}
 	<-ctx.Done()
+	w.log.Info("worker stopping: handing running work back")
+	for _, s := range servers {
+		s.Stop()
+	}
+	cancelHandlers()
 	for _, s := range servers {
 		s.Shutdown()
 	}
+	w.wait()
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return nil
 	}
 	return ctx.Err()
+}
+
+// start runs one server per lane with handlers; their handlers' contexts derive from base.
+func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
+	var servers []*asynq.Server
+	for _, lane := range w.Lanes() {
+		srv := asynq.NewServer(w.queue.conn, asynq.Config{
+			Concurrency:     LaneConcurrency[lane],
+			Queues:          map[string]int{lane: 1},
+			ShutdownTimeout: w.grace,
+			// Asynq polls an empty queue every 0.5–1.5 s by default; a human waiting for an
+			// agent to start notices that, and a poll is one cheap Redis call.
+			TaskCheckInterval: pollInterval,
+			BaseContext:       func() context.Context { return base },
+			Logger:            asynqLogger{w.log.With("lane", lane)},
+		})
+		if err := srv.Start(w.muxes[lane]); err != nil {
+			for _, s := range servers {
+				s.Shutdown()
+			}
+			return nil, fmt.Errorf("start lane %s: %w", lane, err)
+		}
+		servers = append(servers, srv)
+		w.log.Info("lane serving", "lane", lane, "concurrency", LaneConcurrency[lane])
+	}
+	return servers, nil
+}
+
+func (w *Worker) wait() {
+	deadline := time.Now().Add(w.grace)
+	for w.running.Load() > 0 {
+		if time.Now().After(deadline) {
+			w.log.Warn("worker stopped with handlers still running after the grace period", "grace", w.grace, "running", w.running.Load())
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // asynqLogger adapts slog to Asynq's logger interface.

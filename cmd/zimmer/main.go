@@ -20,6 +20,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/runner"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
@@ -78,7 +79,7 @@ func run(ctx context.Context, cmd string, getenv func(string) string, stderr io.
 	case "serve":
 		return serve(ctx, cfg, log, m, store)
 	default:
-		return work(ctx, cfg, log, m)
+		return work(ctx, cfg, log, m, store)
 	}
 }
 
@@ -110,7 +111,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	return listen(ctx, cfg, log, &http.Server{Addr: cfg.HTTPAddr, Handler: engine, ReadHeaderTimeout: 10 * time.Second})
 }
 
-func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics) error {
+func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics, store *graph.Store) error {
 	queue, err := jobs.OpenQueue(cfg.RedisURL)
 	if err != nil {
 		return err
@@ -119,14 +120,33 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	if err := queue.Ping(ctx); err != nil {
 		return fmt.Errorf("%w (start Redis with `make up`, or set REDIS_URL)", err)
 	}
+	cat, err := catalog.Load(cfg.CatalogDir)
+	if err != nil {
+		return err
+	}
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser})
+	var apiKey string
+	if len(cfg.APIKeys) > 0 {
+		apiKey = cfg.APIKeys[0]
+	} else {
+		log.Warn("API_KEYS is empty: the MCP entries injected into sessions will call Zimmer without a key")
+	}
+	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL, APIKey: apiKey,
+		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
+		Runs: m.RegisterRuns()})
+	if err != nil {
+		return err
+	}
 	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
+	r.Register(w)
+	m.RegisterLaneDepths(queue.LaneDepths)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })
 	srv := &http.Server{Addr: cfg.WorkerAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- listen(ctx, cfg, log, srv) }()
-	log.Info("worker running", "metrics_addr", cfg.WorkerAddr)
+	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", cfg.PublicURL)
 	return errors.Join(w.Run(ctx), <-errc)
 }
 

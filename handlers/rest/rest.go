@@ -43,6 +43,12 @@ var Routes = []Route{
 	{http.MethodPost, "/sessions/:id/unarchive", (*Handler).unarchiveSession},
 	{http.MethodPatch, "/sessions/:id/notes", (*Handler).updateNotes},
 	{http.MethodPost, "/sessions/:id/follow_up", (*Handler).followUp},
+	{http.MethodPost, "/sessions/:id/pause", (*Handler).pauseSession},
+	{http.MethodPost, "/sessions/:id/sleep", (*Handler).sleepSession},
+	{http.MethodPost, "/sessions/:id/restart", (*Handler).restartSession},
+	{http.MethodPost, "/sessions/:id/fork", (*Handler).forkSession},
+	{http.MethodPost, "/sessions/:id/refresh", (*Handler).refreshSession},
+	{http.MethodGet, "/sessions/:id/transcript", (*Handler).showTranscript},
 	// Gin needs one wildcard name per path position, so the session is :id here too.
 	{http.MethodGet, "/sessions/:id/enqueued_messages", (*Handler).listMessages},
 	{http.MethodPost, "/sessions/:id/enqueued_messages", (*Handler).createMessage},

@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// placeholder is ${NAME} or ${NAME:-default} (reference §4.3).
+var placeholder = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)(:-([^}]*))?\}`)
+
+// resolvePlaceholders replaces every ${VAR} in env and header values, args and url. A variable
+// with no value and no default is collected and fails the whole config: one unresolvable
+// server fails the prepare rather than handing the agent a server that 401s on every call. An
+// env or header value that resolves to empty is removed (unless it was written as "").
+func resolvePlaceholders(servers map[string]*Server, lookup func(string) (string, bool)) error {
+	var missing []string
+	expand := func(s string) string { return expandString(s, lookup, &missing) }
+	for _, s := range servers {
+		s.URL = expand(s.URL)
+		for i, a := range s.Args {
+			s.Args[i] = expand(a)
+		}
+		expandValues(s.Env, expand)
+		expandValues(s.Headers, expand)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	return &UnresolvedError{Variables: slices.Compact(missing)}
+}
+
+func expandValues(m map[string]string, expand func(string) string) {
+	for k, v := range m {
+		resolved := expand(v)
+		if resolved == "" && v != "" {
+			delete(m, k)
+			continue
+		}
+		m[k] = resolved
+	}
+}
+
+func expandString(s string, lookup func(string) (string, bool), missing *[]string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		parts := placeholder.FindStringSubmatch(m)
+		if v, ok := lookup(parts[1]); ok {
+			return v
+		}
+		if parts[2] != "" {
+			return parts[3]
+		}
+		*missing = append(*missing, parts[1])
+		return m
+	})
+}

@@ -1,0 +1,284 @@
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+const testMCP = `{
+  "$schema": "https://example.invalid/mcp.schema.json",
+  "playwright": {"type": "stdio", "command": "npx", "args": ["-y", "playwright-mcp@latest"], "env": {"HEADLESS": "true"}},
+  "playwright-twin": {"type": "stdio", "command": "npx", "args": ["-y", "playwright-mcp@latest"]},
+  "context7": {"type": "stdio", "command": "npx", "args": ["-y", "@upstash/context7-mcp@latest"]},
+  "pinned": {"type": "stdio", "command": "npx", "args": ["--package=pinned-mcp", "pinned"], "env": {"NPM_CONFIG_CACHE": "/operator/cache"}},
+  "slow": {"type": "stdio", "command": "node", "args": ["slow.js"], "startup_timeout_sec": 300},
+  "fast": {"type": "stdio", "command": "node", "args": ["fast.js"], "startup_timeout_sec": 20},
+  "bad-timeout": {"type": "stdio", "command": "node", "startup_timeout_sec": "20"},
+  "remote": {"type": "streamable-http", "url": "https://remote.example/mcp", "headers": {"Authorization": "Bearer ${REMOTE_TOKEN}"}},
+  "remote-fast": {"type": "streamable-http", "url": "https://fast.example/mcp", "startup_timeout_sec": 20},
+  "secretive": {"type": "stdio", "command": "node", "env": {"TOKEN": "${MISSING_TOKEN}", "OTHER": "${ALSO_MISSING}", "OPT": "${OPTIONAL:-fallback}", "EMPTY": "${EMPTY_VAR}"}},
+  "zimmer": {"type": "streamable-http", "url": "https://prod.example/mcp", "headers": {"X-API-Key": "${ZIMMER_API_KEY}"}},
+  "zimmer-sessions": {"type": "streamable-http", "url": "${ZIMMER_PUBLIC_URL}/mcp?tool_groups=sessions", "headers": {"X-API-Key": "${ZIMMER_API_KEY}"}},
+  "zimmer-mine": {"type": "streamable-http", "url": "https://prod.example/mcp?tool_groups=self_session&session_id=7"}
+}`
+
+func testCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	dir := t.TempDir()
+	write(t, dir, "roots.json", `{"router": {"url": "u"}, "worker": {"url": "u", "default_in_roots": ["router"]}, "helper": {"url": "u", "default_in_roots": ["router"]}}`)
+	write(t, dir, "runtimes.json", `{"claude_code": {"models": [{"id": "opus", "default": true}]}}`)
+	write(t, dir, "mcp.json", testMCP)
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func request(t *testing.T, runtime string, servers ...string) RuntimeConfigRequest {
+	t.Helper()
+	env := map[string]string{"REMOTE_TOKEN": "tok", "EMPTY_VAR": ""}
+	return RuntimeConfigRequest{Runtime: runtime, WorkDir: t.TempDir(), SessionID: 42, Servers: servers, Root: "worker",
+		PublicURL: "http://127.0.0.1:9999", APIKey: "key-0123456789abcdef",
+		Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+}
+
+// mcpJSON reads a written .mcp.json back with the real JSON decoder.
+func mcpJSON(t *testing.T, path string) map[string]map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("written .mcp.json is not JSON: %v\n%s", err, data)
+	}
+	return doc.MCPServers
+}
+
+func codexTOML(t *testing.T, path string) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if _, err := toml.DecodeFile(path, &doc); err != nil {
+		t.Fatalf("written config.toml is not TOML: %v", err)
+	}
+	return doc
+}
+
+func TestClaudeConfigInjectsSelfSessionAndPinsNpxCaches(t *testing.T) {
+	c := testCatalog(t)
+	req := request(t, RuntimeClaude, "playwright", "playwright-twin", "context7", "pinned", "fast", "remote")
+	out, err := c.WriteRuntimeConfig(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Path != filepath.Join(req.WorkDir, ".mcp.json") {
+		t.Fatalf("path %s", out.Path)
+	}
+	servers := mcpJSON(t, out.Path)
+	self := servers[SelfSessionServer]
+	if self["url"] != "http://127.0.0.1:9999/mcp?tool_groups=self_session&session_id=42" || self["type"] != "http" {
+		t.Fatalf("self-session entry: %v", self)
+	}
+	if self["headers"].(map[string]any)["X-API-Key"] != "key-0123456789abcdef" {
+		t.Fatalf("self-session key: %v", self)
+	}
+	if !slices.Equal(out.Injected, []string{SelfSessionServer}) {
+		t.Fatalf("injected %v", out.Injected)
+	}
+	cache := filepath.Join(req.WorkDir, ".npm-cache")
+	envOf := func(name string) map[string]any { return servers[name]["env"].(map[string]any) }
+	if envOf("context7")["NPM_CONFIG_CACHE"] != cache {
+		t.Fatalf("a lone npx spec shares the working directory's cache: %v", envOf("context7"))
+	}
+	if envOf("playwright")["NPM_CONFIG_CACHE"] != filepath.Join(cache, "isolated", "playwright") ||
+		envOf("playwright-twin")["NPM_CONFIG_CACHE"] != filepath.Join(cache, "isolated", "playwright-twin") {
+		t.Fatalf("identical npx specs get isolated caches: %v %v", envOf("playwright"), envOf("playwright-twin"))
+	}
+	if envOf("playwright")["HEADLESS"] != "true" || envOf("pinned")["NPM_CONFIG_CACHE"] != "/operator/cache" {
+		t.Fatal("catalog env survives; an operator-set cache is kept")
+	}
+	if _, ok := servers["fast"]["env"]; ok {
+		t.Fatal("a non-npx command gets no npm cache")
+	}
+	if servers["remote"]["headers"].(map[string]any)["Authorization"] != "Bearer tok" || servers["remote"]["type"] != "http" {
+		t.Fatalf("remote entry resolved and typed: %v", servers["remote"])
+	}
+	if out.Env["MCP_TIMEOUT"] != "180000" || out.Env["NPM_CONFIG_CACHE"] != cache {
+		t.Fatalf("a shorter declared budget cannot shorten Claude's: %v", out.Env)
+	}
+}
+
+func TestClaudeTimeoutIsTheLargestDeclaredBudget(t *testing.T) {
+	c := testCatalog(t)
+	out, err := c.WriteRuntimeConfig(request(t, RuntimeClaude, "slow", "fast", "bad-timeout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Env["MCP_TIMEOUT"] != "300000" {
+		t.Fatalf("MCP_TIMEOUT %q", out.Env["MCP_TIMEOUT"])
+	}
+}
+
+func TestCodexConfigWritesStartupBudgetsPerEntry(t *testing.T) {
+	c := testCatalog(t)
+	req := request(t, RuntimeCodex, "context7", "slow", "fast", "remote", "remote-fast", "bad-timeout")
+	checkedIn := "model = \"gpt-5.4\"\n\n[mcp_servers.context7]\ncommand = \"npx\"\nargs = [\"-y\", \"@upstash/context7-mcp@latest\"]\nstartup_timeout_sec = 42\n"
+	if err := os.MkdirAll(filepath.Join(req.WorkDir, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(req.WorkDir, ".codex"), "config.toml", checkedIn)
+	out, err := c.WriteRuntimeConfig(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := codexTOML(t, out.Path)
+	if doc["model"] != "gpt-5.4" {
+		t.Fatal("the repo's own settings survive the rewrite")
+	}
+	servers := doc["mcp_servers"].(map[string]any)
+	budget := func(name string) any { return servers[name].(map[string]any)["startup_timeout_sec"] }
+	want := map[string]any{"context7": int64(42), "slow": int64(300), "fast": int64(20), "remote-fast": int64(20),
+		"remote": nil, SelfSessionServer: nil, "bad-timeout": int64(180)}
+	for name, w := range want {
+		if got := budget(name); got != w {
+			t.Errorf("%s: startup_timeout_sec %v, want %v", name, got, w)
+		}
+	}
+	remote := servers["remote"].(map[string]any)
+	if remote["http_headers"].(map[string]any)["Authorization"] != "Bearer tok" || remote["type"] != nil {
+		t.Fatalf("Codex remote entries carry http_headers and no type: %v", remote)
+	}
+	if servers["context7"].(map[string]any)["env"].(map[string]any)["NPM_CONFIG_CACHE"] != filepath.Join(req.WorkDir, ".npm-cache") {
+		t.Fatal("Codex npx entries get the cache per entry")
+	}
+	if len(out.Env) != 0 {
+		t.Fatalf("Codex takes nothing process-level: %v", out.Env)
+	}
+}
+
+func TestPiConfigOnlyLengthensRequestTimeouts(t *testing.T) {
+	c := testCatalog(t)
+	req := request(t, RuntimePi, "context7", "slow", "fast", "remote", "remote-fast")
+	write(t, req.WorkDir, ".mcp.json", `{"mcpServers": {"context7": {"command": "npx", "args": ["-y", "x"], "requestTimeoutMs": 0}}}`)
+	out, err := c.WriteRuntimeConfig(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := mcpJSON(t, out.Path)
+	want := map[string]any{"context7": float64(0), "slow": float64(300000), "fast": float64(180000), "remote": nil, "remote-fast": nil}
+	for name, w := range want {
+		if got := servers[name]["requestTimeoutMs"]; got != w {
+			t.Errorf("%s: requestTimeoutMs %v, want %v", name, got, w)
+		}
+	}
+	if servers["fast"]["type"] != "stdio" {
+		t.Fatalf("Pi stdio entries are typed: %v", servers["fast"])
+	}
+}
+
+func TestSubagentRootsGetTheZimmerEntryWhichCoversSelfSession(t *testing.T) {
+	c := testCatalog(t)
+	req := request(t, RuntimeClaude)
+	req.Root = "router"
+	out, err := c.WriteRuntimeConfig(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := mcpJSON(t, out.Path)
+	if servers[SubagentServer]["url"] != "http://127.0.0.1:9999/mcp?allowed_agent_roots=helper,worker&session_id=42" {
+		t.Fatalf("zimmer entry: %v", servers[SubagentServer])
+	}
+	if _, ok := servers[SelfSessionServer]; ok || !slices.Equal(out.Injected, []string{SubagentServer}) {
+		t.Fatalf("a full-surface zimmer entry suppresses self-session: %v", out.Injected)
+	}
+}
+
+func TestCatalogZimmerEntriesWinAndAreRetargeted(t *testing.T) {
+	c := testCatalog(t)
+	req := request(t, RuntimeClaude, "zimmer", "zimmer-sessions", "zimmer-mine")
+	req.Root = "router"
+	out, err := c.WriteRuntimeConfig(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := mcpJSON(t, out.Path)
+	if len(out.Injected) != 0 {
+		t.Fatalf("a catalog zimmer entry is never narrowed and covers self-session: %v", out.Injected)
+	}
+	checks := map[string]string{
+		"zimmer":          "http://127.0.0.1:9999/mcp?session_id=42",
+		"zimmer-sessions": "http://127.0.0.1:9999/mcp?tool_groups=sessions&session_id=42",
+		"zimmer-mine":     "http://127.0.0.1:9999/mcp?tool_groups=self_session&session_id=7",
+	}
+	for name, want := range checks {
+		if servers[name]["url"] != want {
+			t.Errorf("%s: url %v, want %s", name, servers[name]["url"], want)
+		}
+		if h, _ := servers[name]["headers"].(map[string]any); h["X-API-Key"] != "key-0123456789abcdef" {
+			t.Errorf("%s: key not replaced: %v", name, servers[name])
+		}
+	}
+}
+
+func TestZimmerSessionsDoesNotCoverSelfSession(t *testing.T) {
+	c := testCatalog(t)
+	out, err := c.WriteRuntimeConfig(request(t, RuntimePi, "zimmer-sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(out.Injected, []string{SelfSessionServer}) {
+		t.Fatalf("tool_groups=sessions does not carry self_session: %v", out.Injected)
+	}
+}
+
+func TestUnresolvedVariablesFailTheWholeConfig(t *testing.T) {
+	c := testCatalog(t)
+	req := request(t, RuntimeClaude, "secretive", "context7")
+	_, err := c.WriteRuntimeConfig(req)
+	var ue *UnresolvedError
+	if !errors.As(err, &ue) || !slices.Equal(ue.Variables, []string{"ALSO_MISSING", "MISSING_TOKEN"}) {
+		t.Fatalf("want the unresolved names, got %v", err)
+	}
+	if _, statErr := os.Stat(filepath.Join(req.WorkDir, ".mcp.json")); !os.IsNotExist(statErr) {
+		t.Fatal("nothing is written when a variable is unresolved")
+	}
+	req.Lookup = func(k string) (string, bool) {
+		v, ok := map[string]string{"MISSING_TOKEN": "a", "ALSO_MISSING": "b", "EMPTY_VAR": ""}[k]
+		return v, ok
+	}
+	out, err := c.WriteRuntimeConfig(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := mcpJSON(t, out.Path)["secretive"]["env"].(map[string]any)
+	if env["TOKEN"] != "a" || env["OPT"] != "fallback" {
+		t.Fatalf("values and defaults: %v", env)
+	}
+	if _, ok := env["EMPTY"]; ok {
+		t.Fatal("a value that resolves to empty is removed")
+	}
+}
+
+func TestUnknownServersAreWarnedAboutAndSkipped(t *testing.T) {
+	c := testCatalog(t)
+	out, err := c.WriteRuntimeConfig(request(t, RuntimeClaude, "nope"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Warnings) != 1 {
+		t.Fatalf("warnings %v", out.Warnings)
+	}
+	if _, err := c.WriteRuntimeConfig(request(t, "emacs")); !errors.Is(err, ErrUnknownRuntime) {
+		t.Fatalf("unknown runtime: %v", err)
+	}
+}

@@ -1,0 +1,85 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// The runner-bound session actions: restart, pause, sleep, fork, refresh and the transcript.
+
+func (h *Handler) restartSession(c *gin.Context) error {
+	s, err := h.ops.Restart(c.Request.Context(), c.Param("id"))
+	return answer(c, s, err, "Session restarted")
+}
+
+// pauseSession halts a running turn (paused_by=user); the runner terminates its process.
+func (h *Handler) pauseSession(c *gin.Context) error {
+	s, err := h.ops.Pause(c.Request.Context(), c.Param("id"))
+	return answer(c, s, err, "")
+}
+
+func (h *Handler) sleepSession(c *gin.Context) error {
+	s, err := h.ops.Sleep(c.Request.Context(), c.Param("id"))
+	return answer(c, s, err, "")
+}
+
+// answer renders {session[, message]} for an action, or passes its error on.
+func answer(c *gin.Context, s *session.Session, err error, message string) error {
+	if err != nil {
+		return err
+	}
+	out := gin.H{"session": renderSession(s)}
+	if message != "" {
+		out["message"] = message
+	}
+	c.JSON(http.StatusOK, out)
+	return nil
+}
+
+func (h *Handler) forkSession(c *gin.Context) error {
+	b, err := readBody(c.Request)
+	if err != nil {
+		return err
+	}
+	index := b.integer("message_index")
+	if err := b.err(); err != nil {
+		return err
+	}
+	var at *int
+	if index != nil {
+		i := int(*index)
+		at = &i
+	}
+	fork, err := h.ops.Fork(c.Request.Context(), c.Param("id"), at)
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusCreated, gin.H{"session": renderSession(fork), "message": "Session forked successfully"})
+	return nil
+}
+
+func (h *Handler) refreshSession(c *gin.Context) error {
+	s, message, err := h.ops.Refresh(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": message})
+	return nil
+}
+
+// showTranscript renders the transcript as text: text/plain with format=text, else JSON.
+func (h *Handler) showTranscript(c *gin.Context) error {
+	text, err := h.ops.RenderTranscript(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if c.Query("format") == "text" {
+		c.String(http.StatusOK, text)
+		return nil
+	}
+	c.JSON(http.StatusOK, gin.H{"transcript_text": text})
+	return nil
+}

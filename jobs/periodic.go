@@ -1,0 +1,65 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// TypeSweepOrphans recovers sessions whose worker died and continues sessions parked for
+// recovery (the original's CleanupOrphanedSessionsJob).
+const TypeSweepOrphans = "sessions:sweep_orphans"
+
+// Periodic is one job every worker's scheduler enqueues on a fixed cadence.
+type Periodic struct {
+	Type  string
+	Lane  string
+	Every time.Duration
+}
+
+// SlotTaskID is the task id of one tick: the job type and the start of its slot (wall-clock
+// time truncated to the cadence). Every worker computes the same id for the same tick, so
+// however many workers run, Asynq accepts exactly one task per tick and refuses the rest.
+// asynq.Scheduler cannot do this: Register fixes a task's id for every tick, and Unique locks
+// are released when a task succeeds, so a second scheduler a moment late enqueues again.
+func SlotTaskID(typ string, slot time.Time) string {
+	return "periodic:" + typ + ":" + strconv.FormatInt(slot.Unix(), 10)
+}
+
+// EnqueueSlot enqueues the tick of p that contains at. It reports false when another worker
+// already enqueued that tick.
+func (q *Queue) EnqueueSlot(ctx context.Context, p Periodic, at time.Time) (bool, error) {
+	slot := at.Truncate(p.Every)
+	// Retention keeps the id taken after the task completes, for longer than any worker can lag.
+	task := asynq.NewTask(p.Type, nil, asynq.Queue(p.Lane), asynq.TaskID(SlotTaskID(p.Type, slot)),
+		asynq.MaxRetry(0), asynq.Timeout(p.Every), asynq.Retention(2*p.Every))
+	_, err := q.client.EnqueueContext(ctx, task)
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("enqueue %s tick %s: %w", p.Type, slot.Format(time.RFC3339), err)
+	}
+	return true, nil
+}
+
+// schedule enqueues p's current tick now (a worker that just started need not wait a whole
+// period for its first sweep), then one per slot boundary until ctx ends.
+func (q *Queue) schedule(ctx context.Context, p Periodic, log *slog.Logger) {
+	for {
+		if _, err := q.EnqueueSlot(ctx, p, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("periodic job not enqueued", "type", p.Type, "err", err)
+		}
+		next := time.Now().Truncate(p.Every).Add(p.Every)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Until(next)):
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package runner
+
+import "github.com/zimmerhq/zimmer/catalog"
+
+// codexRuntime drives Codex non-interactively:
+//
+//	codex exec --json --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check -m <model> -- <prompt>
+//	codex exec resume <thread id> --json --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check -m <model> -- <prompt>
+//
+// Codex mints its own conversation id, announced on stdout as {"type":"thread.started",
+// "thread_id":…}, which the runner records as the session's runtime id. It reads its MCP servers
+// from the project's .codex/config.toml in the working directory (the process's cwd); every
+// budget and cache is per entry there, so nothing is process-level.
+var codexRuntime = runtime{
+	key: catalog.RuntimeCodex, label: "Codex", defaultBin: "codex", binEnv: "ZIMMER_CODEX_BIN", mintsOwnID: true,
+	argv: func(s spawnSpec) []string {
+		args := []string{"exec"}
+		if s.resume {
+			args = append(args, "resume", s.runtimeID)
+		}
+		args = append(args, "--json", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check")
+		if s.model != "" {
+			args = append(args, "-m", s.model)
+		}
+		return append(args, "--", s.prompt)
+	},
+	env: noEnv,
+}

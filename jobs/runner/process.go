@@ -1,0 +1,229 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// process is a running agent CLI: the leader of its own process group (pgid = pid), so a
+// signal to -pid reaches every MCP server and tool it started.
+type process struct {
+	cmd    *exec.Cmd
+	pid    int
+	done   chan struct{} // closed when the leader has been reaped
+	state  *os.ProcessState
+	stderr string // the stderr log's path
+}
+
+// spawn starts the turn's CLI: its stdout streams into the transcript, its stderr into a log
+// beside the clone, stdin is /dev/null, and the environment is the worker's minus Zimmer's
+// own secrets, plus what the runtime and its MCP config ask for.
+func (t *turn) spawn(ctx context.Context, prompt string) error {
+	out, err := openStream(t.r.transcriptPath(t.sess.ID), t.sess.ID)
+	if err != nil {
+		return err
+	}
+	t.out = out
+	if err := out.writeJSON(t.marker(prompt)); err != nil {
+		return err
+	}
+	bin := t.r.opt.Bins[t.sess.AgentRuntime]
+	if bin == "" {
+		bin = t.rt.defaultBin
+	}
+	spec := spawnSpec{prompt: prompt, workDir: t.ws.workDir, model: metaString(t.sess.Config, "model"),
+		runtimeID: derefString(t.sess.RuntimeSessionID), resume: t.resume(),
+		configPath: metaString(t.sess.Metadata, orchestrator.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow}
+	proc, err := startProcess(bin, t.rt.argv(spec), t.ws.workDir, t.r.agentEnv(mergeEnv(t.runtimeEnv(), t.rt.env(spec),
+		map[string]string{"ZIMMER_SESSION_ID": strconv.FormatInt(t.sess.ID, 10)})), filepath.Join(t.ws.root, t.rt.key+"_stderr.log"), out)
+	if err != nil {
+		out.close()
+		return t.rt.spawnFailure(bin, err)
+	}
+	t.proc = proc
+	if err := t.r.ops.RecordSpawn(ctx, t.sess.ID, t.taskID, proc.pid, t.r.opt.Host); err != nil {
+		proc.terminate(t.r.opt.TermGrace)
+		t.settle(ctx)
+		return err
+	}
+	t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogInfo, fmt.Sprintf("Agent turn started: %s (pid %d, %s)", t.rt.label, proc.pid, t.reason))
+	return nil
+}
+
+func startProcess(bin string, argv []string, dir string, env []string, stderrPath string, out *stream) (*process, error) {
+	stderr, err := os.OpenFile(stderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open the agent's stderr log: %w", err)
+	}
+	defer stderr.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdout pipe: %w", err)
+	}
+	cmd := exec.Command(bin, argv...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, pw, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, err
+	}
+	pw.Close() // the child holds its own copy; EOF comes when every holder is gone
+	out.start(pr)
+	p := &process{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{}), stderr: stderrPath}
+	go func() {
+		_ = cmd.Wait() // the exit is read from ProcessState; a non-zero exit is not an error here
+		p.state = cmd.ProcessState
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// terminate ends the turn: SIGTERM to the whole group, SIGKILL after grace.
+func (p *process) terminate(grace time.Duration) {
+	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+		<-p.done
+	}
+}
+
+// reap kills whatever the leader left running in its group (an MCP server that ignored the
+// leader's exit) once the leader is gone.
+func (p *process) reap() {
+	<-p.done
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+}
+
+// stderrTail is the end of the agent's stderr log, for failure_detail.
+func (p *process) stderrTail() string {
+	data, err := os.ReadFile(p.stderr)
+	if err != nil {
+		return ""
+	}
+	const max = 2000
+	if len(data) > max {
+		data = data[len(data)-max:]
+	}
+	return strings.TrimSpace(string(data))
+}
+
+func exitStatus(p *process) any {
+	if code := p.state.ExitCode(); code >= 0 {
+		return code
+	}
+	return p.state.String() // killed by a signal: "signal: terminated"
+}
+
+// secretEnv is what the worker holds that an agent must not: Zimmer's own keys and the
+// addresses of its stores.
+var secretEnv = []string{"API_KEYS", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "REDIS_URL",
+	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET"}
+
+// agentEnv is the worker's environment without secretEnv, with extra set on top.
+func (r *Runner) agentEnv(extra map[string]string) []string {
+	var env []string
+	for _, kv := range r.opt.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, overridden := extra[k]; overridden || slices.Contains(secretEnv, k) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// spawnFailure is a CLI that could not be started, named with the variable that points at it.
+func (rt runtime) spawnFailure(bin string, err error) orchestrator.Failure {
+	msg := fmt.Sprintf("the %s CLI %q could not be started: %v (check %s)", rt.label, bin, err, rt.binEnv)
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		msg = fmt.Sprintf("the %s CLI %q does not exist on this worker: install it or set %s to its path", rt.label, bin, rt.binEnv)
+	}
+	return orchestrator.Failure{Reason: orchestrator.FailureSpawn, Message: msg,
+		Details: map[string]any{"spawn_error": err.Error(), "binary": bin}}
+}
+
+// awaitPrevious waits for the previous turn's process to be gone before this one starts (an
+// interrupt's new turn must not resume the conversation while the old process still writes to
+// it), killing it when it outlives the terminating run's own grace period.
+func (t *turn) awaitPrevious() {
+	pid := metaPID(t.sess.Metadata)
+	if pid == 0 || metaString(t.sess.Metadata, orchestrator.MetaProcessHost) != t.r.opt.Host {
+		return
+	}
+	deadline := time.Now().Add(t.r.opt.TermGrace + time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(25 * time.Millisecond)
+	}
+	if alive(pid) && ownedBy(pid, t.ws.root) {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+}
+
+// alive: the pid exists and is not a zombie (an agent whose worker died is reparented, and its
+// new parent may never reap it).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true // no /proc to ask: the signal answered
+	}
+	// The state follows the parenthesised command name, which may itself contain spaces.
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
+
+// ownedBy proves a pid is still an agent of this workspace (its working directory is inside
+// it) before it is signalled: a recorded pid may since have been reused by another process.
+func ownedBy(pid int, root string) bool {
+	cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	if err != nil {
+		return false
+	}
+	return cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator))
+}
+
+// killLeftover ends an orphaned session's process on this host (the worker that ran it died and
+// the agent, in its own process group, outlived it).
+func (r *Runner) killLeftover(m map[string]any, root string) {
+	pid := metaPID(m)
+	if pid == 0 || metaString(m, orchestrator.MetaProcessHost) != r.opt.Host || !alive(pid) || !ownedBy(pid, root) {
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	deadline := time.Now().Add(r.opt.TermGrace)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(25 * time.Millisecond)
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+// newUUID is a random (version 4) UUID: the conversation id Zimmer mints for Claude and Pi.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

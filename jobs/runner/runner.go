@@ -1,0 +1,204 @@
+// Package runner runs agent sessions on the worker: the session:run task takes a session's
+// turn from waiting (or a hand-off) to its end. It prepares a workspace (a git clone of the
+// session's repository), writes the runtime's MCP config, builds the prompt, starts the agent
+// CLI in its own process group, streams its JSONL to the transcript file, records token usage,
+// watches for interrupts, pauses and archives every tick, and classifies the exit: a clean end
+// hands the turn to the next queued message or pauses to needs_input; anything else fails the
+// session with a failure_reason. It also runs the queue drain and the orphan sweep.
+//
+// Every state change goes through orchestrator, under the session's lock and checked against
+// running_job_id, so a turn that was superseded can never move the session again.
+package runner
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// Options configure a Runner; zero values take the defaults noted.
+type Options struct {
+	DataDir   string            // ZIMMER_DATA_DIR: workspaces/ and transcripts/ live here
+	PublicURL string            // ZIMMER_PUBLIC_URL: what the injected MCP entries point at
+	APIKey    string            // the first of API_KEYS: what they send as X-API-Key
+	Bins      map[string]string // runtime → CLI binary (ZIMMER_CLAUDE_BIN, ZIMMER_CODEX_BIN, ZIMMER_PI_BIN)
+	Tick      time.Duration     // monitor loop interval (0.5 s)
+	LeaseTTL  time.Duration     // the run lease's TTL (15 s); refreshed every third of it
+	TermGrace time.Duration     // SIGTERM to SIGKILL of a turn's process group (5 s)
+	// SweepEvery and SweepGrace drive the orphan sweep (1 min, 30 s): a running session
+	// untouched for SweepGrace whose run is not alive is recovered.
+	SweepEvery, SweepGrace time.Duration
+	// SweepScope limits the sweep to sessions whose custom_metadata mentions it, for graphs
+	// shared by independent queues (the tests). Empty sweeps every session.
+	SweepScope string
+	Lookup     func(string) (string, bool) // ${VAR} values for MCP configs (os.LookupEnv)
+	Environ    func() []string             // the agent's base environment (os.Environ)
+	Host       string                      // this machine (os.Hostname): processes are only signalled here
+	Runs       *metrics.Runs               // nil records nothing
+}
+
+// Runner executes session turns. It is safe for concurrent use.
+type Runner struct {
+	ops   *orchestrator.Service
+	queue *jobs.Queue
+	cat   *catalog.Catalog
+	log   *slog.Logger
+	opt   Options
+}
+
+// New builds a runner, filling the defaults.
+func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Options) (*Runner, error) {
+	dir, err := filepath.Abs(cmp.Or(o.DataDir, ".zimmer"))
+	if err != nil {
+		return nil, fmt.Errorf("ZIMMER_DATA_DIR %q: %w", o.DataDir, err)
+	}
+	o.DataDir = dir
+	o.Tick = cmp.Or(o.Tick, 500*time.Millisecond)
+	o.LeaseTTL = cmp.Or(o.LeaseTTL, 15*time.Second)
+	o.TermGrace = cmp.Or(o.TermGrace, 5*time.Second)
+	o.SweepEvery = cmp.Or(o.SweepEvery, time.Minute)
+	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
+	if o.Lookup == nil {
+		o.Lookup = os.LookupEnv
+	}
+	if o.Environ == nil {
+		o.Environ = os.Environ
+	}
+	if o.Host == "" {
+		o.Host, _ = os.Hostname()
+	}
+	if o.Bins == nil {
+		o.Bins = map[string]string{}
+	}
+	for _, d := range []string{"workspaces", "transcripts"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", d, err)
+		}
+	}
+	return &Runner{ops: ops, queue: queue, cat: ops.Catalog(), log: log, opt: o}, nil
+}
+
+// Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
+// drains on default, the orphan sweep on maintenance.
+func (r *Runner) Register(w *jobs.Worker) {
+	w.Handle(jobs.LaneAgents, jobs.TypeRunSession, r.HandleRun)
+	w.Handle(jobs.LaneDefault, jobs.TypeDrainMessages, r.HandleDrain)
+	w.Every(jobs.LaneMaintenance, jobs.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+}
+
+// Outcomes of a run (the metrics' outcome label).
+const (
+	outcomeStoodDown  = "stood_down"  // another job owns the session; nothing ran
+	outcomeFailed     = "failed"      // the session failed with a failure_reason
+	outcomeSuperseded = "superseded"  // interrupted, paused, archived or taken over mid-turn
+	outcomeHandedBack = "handed_back" // the worker is stopping; parked for recovery
+	outcomeError      = "error"       // the store could not be told; the sweep recovers it
+)
+
+// HandleRun is the session:run task: one agent turn. It never returns an error for the
+// agent's own failures (those fail the session); Asynq never retries an agent task.
+func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
+	var p jobs.RunSession
+	if err := json.Unmarshal(t.Payload(), &p); err != nil {
+		return fmt.Errorf("%w: bad session:run payload: %v", asynq.SkipRetry, err)
+	}
+	taskID, _ := asynq.GetTaskID(ctx)
+	stop := r.keepLease(taskID)
+	defer stop()
+	// Store calls outlive a cancelled ctx: the cancellation means "hand the session back",
+	// which itself has to be written.
+	work := context.WithoutCancel(ctx)
+	sess, err := r.ops.ClaimRun(work, p.SessionID, taskID, p.Prompt)
+	if errors.Is(err, orchestrator.ErrNotOwner) {
+		r.log.Info("run stands down: the session is not its to run", "session_id", p.SessionID, "task_id", taskID)
+		r.opt.Runs.RunFinished("unknown", outcomeStoodDown, 0)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	tn := &turn{r: r, taskID: taskID, sess: sess, base: p.Prompt, started: time.Now(),
+		reason: cmp.Or(metaString(sess.Metadata, orchestrator.MetaNextTurnReason), p.Reason)}
+	r.opt.Runs.RunStarted(sess.AgentRuntime)
+	outcome := tn.run(ctx, work)
+	r.opt.Runs.RunFinished(sess.AgentRuntime, outcome, time.Since(tn.started))
+	r.log.Info("run ended", "session_id", sess.ID, "task_id", taskID, "outcome", outcome, "duration", time.Since(tn.started))
+	return nil
+}
+
+// keepLease holds the run's lease until the returned stop is called; the first hold happens
+// before keepLease returns, so the orphan sweep never sees a claimed run without one.
+func (r *Runner) keepLease(taskID string) (stop func()) {
+	hold := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := r.queue.HoldRunLease(ctx, taskID, r.opt.LeaseTTL); err != nil {
+			r.log.Warn("run lease not refreshed", "task_id", taskID, "err", err)
+		}
+	}
+	hold()
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(r.opt.LeaseTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				hold()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := r.queue.ReleaseRunLease(ctx, taskID); err != nil {
+			r.log.Warn("run lease not released; it expires on its own", "task_id", taskID, "err", err)
+		}
+	}
+}
+
+// HandleDrain is the session:drain task: deliver the next queued message of an idle session.
+func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
+	var p jobs.DrainMessages
+	if err := json.Unmarshal(t.Payload(), &p); err != nil {
+		return fmt.Errorf("%w: bad session:drain payload: %v", asynq.SkipRetry, err)
+	}
+	delivered, err := r.ops.DrainQueue(ctx, p.SessionID)
+	if err != nil {
+		return fmt.Errorf("drain session %d: %w", p.SessionID, err)
+	}
+	r.log.Info("queue drained", "session_id", p.SessionID, "delivered", delivered)
+	return nil
+}
+
+func metaString(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// metaPID reads a pid stored in a JSON bag (numbers come back as float64).
+func metaPID(m map[string]any) int {
+	switch v := m[orchestrator.MetaProcessPID].(type) {
+	case float64:
+		return int(v)
+	case int:
+		return v
+	}
+	return 0
+}

@@ -1,0 +1,38 @@
+package runner
+
+import (
+	"strconv"
+
+	"github.com/zimmerhq/zimmer/catalog"
+)
+
+// runtime is how one agent CLI is driven: its binary, its flags for a fresh and a resumed turn,
+// and the environment it needs. The adapters are in claude.go, codex.go and pi.go.
+type runtime struct {
+	key        string // the agent_runtime value
+	label      string // for messages
+	defaultBin string
+	binEnv     string // the variable that points at the binary
+	// mintsOwnID: the CLI names its conversation itself (Codex) and Zimmer reads the id from
+	// its stream; otherwise Zimmer mints a UUID and passes it.
+	mintsOwnID bool
+	argv       func(spawnSpec) []string
+	env        func(spawnSpec) map[string]string
+}
+
+// spawnSpec is what a runtime builds one turn's command line from.
+type spawnSpec struct {
+	prompt, workDir, model, runtimeID, configPath string
+	resume                                        bool
+	autoCompact                                   int64
+}
+
+var runtimes = map[string]runtime{
+	catalog.RuntimeClaude: claudeRuntime,
+	catalog.RuntimeCodex:  codexRuntime,
+	catalog.RuntimePi:     piRuntime,
+}
+
+func noEnv(spawnSpec) map[string]string { return map[string]string{} }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,352 @@
+// Command fakeagent stands in for the Claude Code, Codex and Pi CLIs in the runner's tests and
+// the load check. It accepts each CLI's flags as the runner passes them, prints a plausible
+// JSONL transcript in that CLI's format (with usage objects), and acts on instruction lines in
+// its prompt:
+//
+//	CALL <tool> <json args>   call the tool on an MCP server from its own config file
+//	                          (.mcp.json / --mcp-config, or .codex/config.toml)
+//	SLEEP <seconds>           sleep (fractions allowed)
+//	EXIT <code>               exit with the code
+//
+// With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory,
+// the environment variables the tests check) to that file.
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+type invocation struct {
+	runtime, prompt, sessionID, configPath, model string
+	resume                                        bool
+}
+
+func main() {
+	inv := parse(os.Args[1:])
+	logInvocation(inv)
+	out := newPrinter(inv)
+	out.start()
+	code := 0
+	for _, line := range strings.Split(inv.prompt, "\n") {
+		if c, stop := out.act(strings.TrimSpace(line)); stop {
+			code = c
+			break
+		}
+	}
+	out.finish()
+	os.Exit(code)
+}
+
+func parse(args []string) invocation {
+	inv := invocation{runtime: "claude_code"}
+	switch {
+	case len(args) > 0 && args[0] == "exec":
+		inv.runtime = "codex"
+		args = args[1:]
+		if len(args) > 1 && args[0] == "resume" {
+			inv.resume, inv.sessionID, args = true, args[1], args[2:]
+		}
+	case slices.Contains(args, "--mode"):
+		inv.runtime = "pi"
+	}
+	for i := 0; i < len(args); i++ {
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch args[i] {
+		case "--":
+			inv.prompt = strings.Join(args[i+1:], " ")
+			i = len(args)
+		case "--mcp-config":
+			inv.configPath = next()
+		case "--session-id":
+			inv.sessionID = next()
+		case "--resume":
+			inv.resume, inv.sessionID = true, next()
+		case "--model", "-m":
+			inv.model = next()
+		case "--output-format", "--mode", "--session-dir":
+			next()
+		}
+	}
+	if inv.sessionID == "" {
+		inv.sessionID = "thread-" + randomID()
+	}
+	if inv.configPath == "" {
+		inv.configPath = ".mcp.json"
+		if inv.runtime == "codex" {
+			inv.configPath = filepath.Join(".codex", "config.toml")
+		}
+	}
+	return inv
+}
+
+func logInvocation(inv invocation) {
+	path := os.Getenv("FAKEAGENT_LOG")
+	if path == "" {
+		return
+	}
+	cwd, _ := os.Getwd()
+	env := map[string]string{}
+	for _, k := range []string{"MCP_TIMEOUT", "NPM_CONFIG_CACHE", "ZIMMER_SESSION_ID", "CLAUDE_CODE_AUTO_COMPACT_WINDOW", "API_KEYS", "NEO4J_PASSWORD"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	line, _ := json.Marshal(map[string]any{"argv": os.Args, "cwd": cwd, "env": env, "runtime": inv.runtime,
+		"resume": inv.resume, "session_id": inv.sessionID, "pid": os.Getpid()})
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.Write(append(line, '\n'))
+}
+
+// printer writes events in the invoking runtime's format.
+type printer struct {
+	inv invocation
+	enc *json.Encoder
+}
+
+func newPrinter(inv invocation) *printer { return &printer{inv: inv, enc: json.NewEncoder(os.Stdout)} }
+
+func (p *printer) emit(v any) { _ = p.enc.Encode(v) }
+
+func (p *printer) start() {
+	switch p.inv.runtime {
+	case "codex":
+		p.emit(map[string]any{"type": "thread.started", "thread_id": p.inv.sessionID})
+		p.emit(map[string]any{"type": "turn.started"})
+	case "pi":
+		p.emit(map[string]any{"type": "session", "id": p.inv.sessionID})
+	default:
+		p.emit(map[string]any{"type": "system", "subtype": "init", "session_id": p.inv.sessionID, "model": p.inv.model})
+	}
+	first, _, _ := strings.Cut(p.inv.prompt, "\n")
+	p.say("ack: " + first)
+}
+
+func usage() map[string]any {
+	return map[string]any{"input_tokens": 100, "output_tokens": 20, "cache_read_input_tokens": 50, "cache_creation_input_tokens": 10}
+}
+
+// say is one assistant message (one model request, with its usage).
+func (p *printer) say(text string) {
+	switch p.inv.runtime {
+	case "codex":
+		p.emit(map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_" + randomID(), "type": "agent_message", "text": text}})
+	case "pi":
+		p.emit(map[string]any{"type": "message_end", "message": map[string]any{"role": "assistant", "model": p.inv.model,
+			"content": []any{map[string]any{"type": "text", "text": text}}, "usage": map[string]any{"input": 100, "output": 20, "cacheRead": 50, "cacheWrite": 10}}})
+	default:
+		p.emit(map[string]any{"type": "assistant", "session_id": p.inv.sessionID, "message": map[string]any{"id": "msg_" + randomID(),
+			"role": "assistant", "model": p.inv.model, "content": []any{map[string]any{"type": "text", "text": text}}, "usage": usage()}})
+	}
+}
+
+func (p *printer) toolResult(tool string, args json.RawMessage, result string) {
+	switch p.inv.runtime {
+	case "codex":
+		p.emit(map[string]any{"type": "item.completed", "item": map[string]any{"type": "mcp_tool_call", "tool": tool,
+			"arguments": args, "result": result}})
+	default:
+		p.emit(map[string]any{"type": "assistant", "session_id": p.inv.sessionID, "message": map[string]any{"id": "msg_" + randomID(),
+			"role": "assistant", "model": p.inv.model, "usage": usage(),
+			"content": []any{map[string]any{"type": "tool_use", "name": tool, "input": args}}}})
+		p.emit(map[string]any{"type": "user", "message": map[string]any{"role": "user",
+			"content": []any{map[string]any{"type": "tool_result", "content": result}}}})
+	}
+}
+
+func (p *printer) finish() {
+	switch p.inv.runtime {
+	case "codex":
+		p.emit(map[string]any{"type": "turn.completed", "usage": map[string]any{"input_tokens": 300, "cached_input_tokens": 100, "output_tokens": 40}})
+	case "pi":
+		p.emit(map[string]any{"type": "agent_end"})
+	default:
+		p.emit(map[string]any{"type": "result", "subtype": "success", "session_id": p.inv.sessionID, "usage": usage()})
+	}
+}
+
+// act runs one prompt line; stop says the agent exits with code.
+func (p *printer) act(line string) (code int, stop bool) {
+	word, rest, _ := strings.Cut(line, " ")
+	switch word {
+	case "SLEEP":
+		secs, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+		time.Sleep(time.Duration(secs * float64(time.Second)))
+	case "EXIT":
+		code, _ = strconv.Atoi(strings.TrimSpace(rest))
+		fmt.Fprintf(os.Stderr, "fakeagent: exiting with %d as instructed\n", code)
+		return code, true
+	case "CALL":
+		tool, args, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		raw := json.RawMessage(strings.TrimSpace(args))
+		if len(raw) == 0 {
+			raw = json.RawMessage("{}")
+		}
+		result, err := callTool(p.inv.configPath, tool, raw)
+		if err != nil {
+			result = "error: " + err.Error()
+			fmt.Fprintln(os.Stderr, "fakeagent:", result)
+		}
+		p.toolResult(tool, raw, result)
+	}
+	return 0, false
+}
+
+// server is an MCP entry of the agent's config, as far as calling it goes.
+type server struct {
+	name    string
+	url     string
+	headers map[string]string
+}
+
+func servers(path string) ([]server, error) {
+	var doc map[string]any
+	if strings.HasSuffix(path, ".toml") {
+		if _, err := toml.DecodeFile(path, &doc); err != nil {
+			return nil, err
+		}
+		return entries(doc["mcp_servers"], "http_headers"), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	return entries(doc["mcpServers"], "headers"), nil
+}
+
+// entries lists the remote servers, zimmer-self-session first, then zimmer, then the rest.
+func entries(table any, headersKey string) []server {
+	m, _ := table.(map[string]any)
+	var out []server
+	for name, v := range m {
+		e, _ := v.(map[string]any)
+		u, _ := e["url"].(string)
+		if u == "" {
+			continue
+		}
+		s := server{name: name, url: u, headers: map[string]string{}}
+		h, _ := e[headersKey].(map[string]any)
+		for k, v := range h {
+			s.headers[k] = fmt.Sprint(v)
+		}
+		out = append(out, s)
+	}
+	rank := map[string]int{"zimmer-self-session": 0, "zimmer": 1}
+	slices.SortFunc(out, func(a, b server) int {
+		ra, oka := rank[a.name]
+		rb, okb := rank[b.name]
+		if !oka {
+			ra = 2
+		}
+		if !okb {
+			rb = 2
+		}
+		if ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return out
+}
+
+// callTool calls tool on the first server whose tools/list offers it.
+func callTool(configPath, tool string, args json.RawMessage) (string, error) {
+	list, err := servers(configPath)
+	if err != nil {
+		return "", fmt.Errorf("read MCP config %s: %w", configPath, err)
+	}
+	for _, s := range list {
+		var tools struct {
+			Tools []struct{ Name string } `json:"tools"`
+		}
+		if err := s.rpc("tools/list", nil, &tools); err != nil {
+			continue
+		}
+		for _, t := range tools.Tools {
+			if t.Name != tool {
+				continue
+			}
+			var res struct {
+				IsError bool                    `json:"isError"`
+				Content []struct{ Text string } `json:"content"`
+			}
+			if err := s.rpc("tools/call", map[string]any{"name": tool, "arguments": args}, &res); err != nil {
+				return "", err
+			}
+			var texts []string
+			for _, c := range res.Content {
+				texts = append(texts, c.Text)
+			}
+			text := strings.Join(texts, "\n")
+			if res.IsError {
+				return "", fmt.Errorf("%s: %s", tool, text)
+			}
+			return text, nil
+		}
+	}
+	return "", fmt.Errorf("no MCP server in %s offers %s", configPath, tool)
+}
+
+func (s server) rpc(method string, params any, into any) error {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range s.headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var env struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return fmt.Errorf("%s %s: %d %s", s.name, method, resp.StatusCode, raw)
+	}
+	if env.Error != nil {
+		return fmt.Errorf("%s %s: %s", s.name, method, env.Error.Message)
+	}
+	return json.Unmarshal(env.Result, into)
+}
+
+func randomID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

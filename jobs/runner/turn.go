@@ -1,0 +1,289 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
+)
+
+// turn is one claimed run of a session, from preparation to its end.
+type turn struct {
+	r       *Runner
+	taskID  string
+	sess    *session.Session
+	base    string // the prompt the task carries
+	reason  string
+	started time.Time
+	rt      runtime
+	ws      workspace
+	out     *stream
+	proc    *process
+}
+
+// run takes the claimed turn to its end and returns the outcome. ctx ending means the worker
+// is stopping; work is ctx without its cancellation, for the writes that record the end.
+func (t *turn) run(ctx, work context.Context) string {
+	rt, ok := runtimes[t.sess.AgentRuntime]
+	if !ok {
+		return t.fail(work, orchestrator.Failure{Reason: orchestrator.FailureSpawn,
+			Message: fmt.Sprintf("agent runtime %q has no runner (known: claude_code, codex, pi)", t.sess.AgentRuntime)})
+	}
+	t.rt = rt
+	if err := t.prepare(ctx, work); err != nil {
+		if ctx.Err() != nil { // the worker stopped mid-clone: not the repository's fault
+			return t.handBack(work, t.base)
+		}
+		return t.fail(work, err)
+	}
+	prompt, err := t.prompt(work)
+	if err != nil {
+		return t.fail(work, err)
+	}
+	if ctx.Err() != nil {
+		return t.handBack(work, t.base)
+	}
+	t.awaitPrevious()
+	if err := t.spawn(work, prompt); err != nil {
+		return t.fail(work, err)
+	}
+	return t.monitor(ctx, work)
+}
+
+// prepare makes the workspace, writes the MCP config on a fresh clone (a clone keeps the
+// config it was prepared with) and records where the turn runs. The clone stops with ctx;
+// the record is written with work.
+func (t *turn) prepare(ctx, work context.Context) error {
+	ws, fresh, err := t.r.workspace(ctx, t.sess)
+	if err != nil {
+		return err
+	}
+	t.ws = ws
+	setup := orchestrator.Setup{ClonePath: ws.clone, WorkDir: ws.workDir, TranscriptPath: t.r.transcriptPath(t.sess.ID)}
+	if fresh || metaString(t.sess.Metadata, orchestrator.MetaConfigPath) == "" {
+		cfg, err := t.writeConfig()
+		if err != nil {
+			return err
+		}
+		setup.ConfigPath, setup.Injected, setup.RuntimeEnv = cfg.Path, cfg.Injected, cfg.Env
+	}
+	if !t.rt.mintsOwnID && t.sess.RuntimeSessionID == nil {
+		setup.RuntimeSessionID = newUUID()
+	}
+	sess, err := t.r.ops.RecordSetup(work, t.sess.ID, t.taskID, setup)
+	if err != nil {
+		return err
+	}
+	t.sess = keepReason(sess, t.sess)
+	return nil
+}
+
+func (t *turn) writeConfig() (catalog.RuntimeConfig, error) {
+	root, _ := t.sess.Metadata["agent_root_key"].(string)
+	cfg, err := t.r.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
+		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
+		PublicURL: t.r.opt.PublicURL, APIKey: t.r.opt.APIKey, Lookup: t.r.opt.Lookup,
+	})
+	var ue *catalog.UnresolvedError
+	if errors.As(err, &ue) {
+		return cfg, orchestrator.Failure{Reason: orchestrator.FailureSecret, Message: ue.Error(),
+			Details: map[string]any{"unresolved_variables": ue.Variables}}
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("write the MCP config: %w", err)
+	}
+	for _, w := range cfg.Warnings {
+		t.r.ops.AppendTimeline(context.Background(), t.sess.ID, graph.LogWarning, w)
+	}
+	return cfg, nil
+}
+
+// keepReason carries the claim's turn reason over a re-read of the session.
+func keepReason(fresh, claimed *session.Session) *session.Session {
+	if r, ok := claimed.Metadata[orchestrator.MetaNextTurnReason]; ok {
+		fresh.Metadata[orchestrator.MetaNextTurnReason] = r
+	}
+	return fresh
+}
+
+// prompt is the turn's prompt: the task's text, then the goal, the session's notes and the
+// hierarchy and human-message blocks. A fresh conversation needs a prompt.
+func (t *turn) prompt(ctx context.Context) (string, error) {
+	base := strings.TrimSpace(t.base)
+	if base == "" {
+		return "", orchestrator.Failure{Reason: orchestrator.FailureSpawn, Message: "the turn has no prompt to send the agent"}
+	}
+	parts := []string{base}
+	if g := t.sess.Goal; g != nil && strings.TrimSpace(*g) != "" {
+		parts = append(parts, "<goal>\nThe user has indicated the goal for this task is: "+strings.TrimSpace(*g)+
+			"\nHand back control to the user as soon as the goal is satisfied.\n</goal>")
+	}
+	if n := t.sess.SessionNotes; n != nil && strings.TrimSpace(*n) != "" {
+		parts = append(parts, "<session-notes>\n"+strings.TrimSpace(*n)+"\n</session-notes>")
+	}
+	blocks, err := t.r.ops.PromptBlocks(ctx, t.sess.ID)
+	if err != nil {
+		// The blocks are context, not the task: a turn without them beats no turn.
+		t.r.log.Warn("prompt blocks left out", "session_id", t.sess.ID, "err", err)
+	} else if strings.TrimSpace(blocks) != "" {
+		parts = append(parts, strings.TrimSpace(blocks))
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
+
+// resume: a later turn continues the runtime's conversation; the first starts it.
+func (t *turn) resume() bool {
+	return t.sess.Metadata[orchestrator.MetaRuntimeStarted] == true && t.sess.RuntimeSessionID != nil
+}
+
+// monitor watches the process until it exits, the turn is taken from it, or the worker stops.
+func (t *turn) monitor(ctx, work context.Context) string {
+	tick := time.NewTicker(t.r.opt.Tick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.proc.done:
+			return t.exited(work)
+		case <-ctx.Done():
+			t.proc.terminate(t.r.opt.TermGrace)
+			t.settle(work)
+			return t.handBack(work, "")
+		case <-tick.C:
+			t.flush(work)
+			if why := t.lost(work); why != "" {
+				t.r.log.Info("turn ended by someone else", "session_id", t.sess.ID, "task_id", t.taskID, "why", why)
+				t.proc.terminate(t.r.opt.TermGrace)
+				t.settle(work)
+				return outcomeSuperseded
+			}
+		}
+	}
+}
+
+// lost says why the turn no longer owns the session ("" while it does): an interrupt or a
+// restart handed it to another job, a human paused or archived it, or it was deleted.
+func (t *turn) lost(ctx context.Context) string {
+	cur, err := t.r.ops.Get(ctx, strconv.FormatInt(t.sess.ID, 10))
+	switch {
+	case errors.Is(err, orchestrator.ErrNotFound):
+		return "the session was deleted"
+	case err != nil:
+		t.r.log.Warn("monitor could not read the session; will retry", "session_id", t.sess.ID, "err", err)
+		return ""
+	case orchestrator.Owns(cur, t.taskID):
+		return ""
+	case cur.Status != session.StatusRunning:
+		return "the session is now " + string(cur.Status)
+	}
+	return "the session was handed to job " + derefString(cur.RunningJobID)
+}
+
+// exited classifies the process's end: a clean exit ends the turn (next queued message, or
+// needs_input); any other exit fails the session with process_failed.
+func (t *turn) exited(ctx context.Context) string {
+	t.settle(ctx)
+	if t.proc.state.Success() {
+		end, err := t.r.ops.FinishTurn(ctx, t.sess.ID, t.taskID)
+		return t.ended(string(end), err)
+	}
+	details := map[string]any{"exit_status": exitStatus(t.proc), "failure_detail": t.proc.stderrTail()}
+	return t.fail(ctx, orchestrator.Failure{Reason: orchestrator.FailureProcess, Details: details,
+		Message: fmt.Sprintf("the %s CLI exited with %s", t.rt.label, t.proc.state)})
+}
+
+// settle reaps what the process left (stragglers in its group, the rest of its output) and
+// records the last of its usage.
+func (t *turn) settle(ctx context.Context) {
+	t.proc.reap()
+	t.out.finish(2 * time.Second)
+	t.flush(ctx)
+}
+
+// flush records the token usage and a runtime-minted conversation id read since the last tick.
+func (t *turn) flush(ctx context.Context) {
+	usages, threadID := t.out.take()
+	if err := t.r.ops.RecordUsage(ctx, t.sess, usages, time.Now().UTC()); err != nil {
+		t.out.giveBack(usages)
+		t.r.log.Warn("token usage not recorded yet; will retry", "session_id", t.sess.ID, "err", err)
+	}
+	if t.rt.mintsOwnID && threadID != "" && derefString(t.sess.RuntimeSessionID) != threadID {
+		if err := t.r.ops.RecordRuntimeSessionID(ctx, t.sess.ID, t.taskID, threadID); err == nil {
+			t.sess.RuntimeSessionID = &threadID
+		}
+	}
+}
+
+// fail records a failure on the session (when the turn still owns it).
+func (t *turn) fail(ctx context.Context, err error) string {
+	var f orchestrator.Failure
+	if !errors.As(err, &f) {
+		if errors.Is(err, orchestrator.ErrNotOwner) {
+			return outcomeSuperseded
+		}
+		f = orchestrator.Failure{Reason: orchestrator.FailureException, Message: err.Error()}
+	}
+	_, ferr := t.r.ops.FailRun(ctx, t.sess.ID, t.taskID, f)
+	return t.ended(outcomeFailed, ferr)
+}
+
+// handBack parks the session for recovery because the worker is stopping.
+func (t *turn) handBack(ctx context.Context, undelivered string) string {
+	return t.ended(outcomeHandedBack, t.r.ops.HandBack(ctx, t.sess.ID, t.taskID, undelivered))
+}
+
+// ended maps the error of the write that ends a turn onto the outcome.
+func (t *turn) ended(outcome string, err error) string {
+	switch {
+	case err == nil:
+		return outcome
+	case errors.Is(err, orchestrator.ErrNotOwner):
+		return outcomeSuperseded
+	}
+	t.r.log.Error("a turn's end was not recorded; the orphan sweep will recover the session", "session_id", t.sess.ID,
+		"task_id", t.taskID, "outcome", outcome, "err", err)
+	return outcomeError
+}
+
+// runtimeEnv is the process environment the clone's MCP config was written for.
+func (t *turn) runtimeEnv() map[string]string {
+	out := map[string]string{}
+	m, _ := t.sess.Metadata[orchestrator.MetaRuntimeEnv].(map[string]any)
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// marker opens the turn in the transcript: what was sent, and why.
+func (t *turn) marker(prompt string) transcript.TurnMarker {
+	n, _ := t.sess.Metadata[orchestrator.MetaTurnCount].(float64)
+	return transcript.TurnMarker{Type: transcript.TurnMarkerType, Turn: int(n), Reason: t.reason, Runtime: t.sess.AgentRuntime,
+		Resume: t.resume(), Prompt: prompt, StartedAt: time.Now().UTC()}
+}
+
+func derefString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// mergeEnv overlays extras on a copy of base.
+func mergeEnv(base map[string]string, extras ...map[string]string) map[string]string {
+	out := maps.Clone(base)
+	for _, e := range extras {
+		maps.Copy(out, e)
+	}
+	return out
+}

@@ -1,0 +1,189 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// Recovery of sessions whose worker died (the orphan sweep) and of sessions a shutting-down
+// worker handed back. The rule:
+//
+//  1. A session is orphaned when it is running, its record has not changed for the grace
+//     period, and its running_job_id is not alive: neither waiting in the queue nor held by a
+//     live runner (the runner keeps a short lease of its own while it works; Asynq's view of an
+//     active task lags by its 30-second lease). A session no job owns at all is orphaned too.
+//  2. An orphan is parked — needs_input with paused_by=recovery — if it is still running under
+//     the same job when the sweep gets to it (anything that took it over since wins).
+//  3. Every session parked for recovery is continued: its next queued message if it has one,
+//     else the SYSTEM_RECOVERY nudge (its original prompt when the runtime never started). At
+//     most MaxRecoveryAttempts continues run without a clean turn end in between; after that
+//     the marker is dropped, recovery_continue_abandoned recorded, and the session rests in
+//     needs_input for a human.
+
+// SystemRecoveryPrompt is the turn a recovered session resumes with.
+const SystemRecoveryPrompt = "SYSTEM_RECOVERY: your previous turn was cut off because the Zimmer worker running it stopped. " +
+	"Check where you left off (the working tree and your last steps) and continue the task from there."
+
+// MaxRecoveryAttempts bounds consecutive recovery continues of one session.
+const MaxRecoveryAttempts = 3
+
+// Orphan is a running session whose run is gone.
+type Orphan struct {
+	Session *session.Session
+	JobID   string // the running_job_id it was found with ("" when none)
+	Why     string
+}
+
+// SweepScope narrows a sweep to the sessions whose custom_metadata mentions Text — a label for
+// deployments (and tests) where independent queues share one graph, so one queue's sweep never
+// recovers sessions another queue owns. The zero scope is every session.
+type SweepScope struct {
+	Text  string
+	Limit int // sessions looked at per step (100 when 0)
+}
+
+func (sc SweepScope) limit() int {
+	if sc.Limit > 0 {
+		return sc.Limit
+	}
+	return 100
+}
+
+// FindOrphans lists running sessions in scope unchanged for grace whose run alive reports dead.
+func (s *Service) FindOrphans(ctx context.Context, grace time.Duration, scope SweepScope, alive func(context.Context, string) (bool, error)) ([]Orphan, error) {
+	stale, err := s.store.StaleRunningSessions(ctx, s.now().Add(-grace), scope.Text, scope.limit())
+	if err != nil {
+		return nil, err
+	}
+	var out []Orphan
+	for _, sess := range stale {
+		if sess.RunningJobID == nil {
+			out = append(out, Orphan{Session: sess, Why: "no job owns it"})
+			continue
+		}
+		ok, err := alive(ctx, *sess.RunningJobID)
+		if err != nil {
+			return nil, fmt.Errorf("is run %s of session %d alive: %w", *sess.RunningJobID, sess.ID, err)
+		}
+		if !ok {
+			out = append(out, Orphan{Session: sess, JobID: *sess.RunningJobID,
+				Why: fmt.Sprintf("its job %s is neither queued nor held by a live worker", *sess.RunningJobID)})
+		}
+	}
+	return out, nil
+}
+
+// ParkOrphan parks an orphan for recovery, unless it left running or changed hands since it
+// was found (ErrNotOwner).
+func (s *Service) ParkOrphan(ctx context.Context, o Orphan) error {
+	_, err := s.store.UpdateSession(ctx, sessionKey(o.Session.ID), func(u *session.Session) error {
+		if u.Status != session.StatusRunning || deref(u.RunningJobID, "") != o.JobID {
+			return ErrNotOwner
+		}
+		u.Metadata["recovered_orphan_at"] = s.now().UTC().Format(time.RFC3339)
+		return park(u)
+	})
+	if err != nil {
+		return fmt.Errorf("park orphaned session %d: %w", o.Session.ID, err)
+	}
+	s.timeline(ctx, o.Session.ID, graph.LogWarning, "Orphaned run recovered: "+o.Why+"; parked for recovery")
+	return nil
+}
+
+// Recovered counts what ContinueRecovered did.
+type Recovered struct {
+	Continued, Abandoned int
+}
+
+// ContinueRecovered continues the sessions in scope parked for recovery (rule 3 above).
+func (s *Service) ContinueRecovered(ctx context.Context, scope SweepScope) (Recovered, error) {
+	parked, err := s.store.RecoveryParkedSessions(ctx, scope.Text, scope.limit())
+	if err != nil {
+		return Recovered{}, err
+	}
+	var out Recovered
+	var errs []error
+	for _, sess := range parked {
+		continued, abandoned, err := s.continueRecovered(ctx, sess.ID)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if continued {
+			out.Continued++
+		}
+		if abandoned {
+			out.Abandoned++
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, abandoned bool, err error) {
+	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
+	var h *handOff
+	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionKey(id), func(u *session.Session, q *graph.MessageQueue) (err error) {
+		h, abandoned = nil, false
+		if u.Metadata["paused_by"] != PausedByRecovery || (u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting) {
+			return nil
+		}
+		attempts := metaInt(u.Metadata, "recovery_continue_attempts")
+		prompt := recoveryPrompt(u)
+		if attempts >= MaxRecoveryAttempts || prompt == "" {
+			delete(u.Metadata, "paused_by")
+			u.Metadata["recovery_continue_abandoned"] = s.now().UTC().Format(time.RFC3339)
+			abandoned = true
+			return nil
+		}
+		var goal *string
+		if h, goal, err = recoveryTurn(u, q, prompt, token); err != nil {
+			return err
+		}
+		u.Metadata["recovery_continue_attempts"] = attempts + 1
+		return s.handOff(u, goal, h, "Cannot recover")
+	})
+	if err != nil {
+		return false, false, fmt.Errorf("continue recovered session %d: %w", id, err)
+	}
+	if abandoned {
+		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Recovery abandoned after %d attempts; the session waits for a human", MaxRecoveryAttempts))
+	}
+	if h == nil {
+		return false, abandoned, nil
+	}
+	return true, false, s.dispatch(ctx, sess, h)
+}
+
+// recoveryTurn picks what a recovered session runs next: a turn it never received comes first
+// (it was sent before anything still queued), then the next queued message, then the nudge.
+func recoveryTurn(u *session.Session, q *graph.MessageQueue, prompt, token string) (*handOff, *string, error) {
+	if _, undelivered := u.Metadata[MetaUndeliveredPrompt]; !undelivered {
+		next, err := q.ClaimNext()
+		if err == nil {
+			return deliverMessage(u, next), next.Goal, nil
+		}
+		if !errors.Is(err, ErrMessageNotFound) {
+			return nil, nil, err
+		}
+	}
+	delete(u.Metadata, MetaUndeliveredPrompt)
+	u.Metadata[MetaNextTurnReason] = "recovery"
+	return newHandOff(u, "recovery-"+token, prompt), nil, nil
+}
+
+// recoveryPrompt is a turn the agent never received, else the nudge, else the original prompt
+// when the runtime never started (there is no conversation to nudge).
+func recoveryPrompt(u *session.Session) string {
+	if p, _ := u.Metadata[MetaUndeliveredPrompt].(string); p != "" {
+		return p
+	}
+	if u.Metadata[MetaRuntimeStarted] == true {
+		return SystemRecoveryPrompt
+	}
+	return deref(u.Prompt, "")
+}

@@ -1,0 +1,138 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// TurnEnd is where a cleanly ended turn left the session.
+type TurnEnd string
+
+// The ends of a clean turn.
+const (
+	TurnHandedOff TurnEnd = "handed_off"  // the next queued message became the next turn
+	TurnPaused    TurnEnd = "needs_input" // nothing queued: the session waits for a human
+	TurnSlept     TurnEnd = "waiting"     // a sleep was requested during the turn
+)
+
+// PausedBy values (metadata.paused_by).
+const (
+	PausedByUser     = "user"
+	PausedByRecovery = "recovery"
+)
+
+// FinishTurn ends a turn the agent finished on its own. The next pending message, if any, is
+// claimed and handed to a new job in the same transaction, so the session stays running (no
+// needs_input flap, no drain round-trip); otherwise the session pauses to needs_input, or
+// sleeps to waiting when a sleep was requested meanwhile. A run that no longer owns the
+// session gets ErrNotOwner and changes nothing.
+func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string) (TurnEnd, error) {
+	var (
+		h   *handOff
+		end TurnEnd
+	)
+	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionKey(sessionID), func(u *session.Session, q *graph.MessageQueue) error {
+		h, end = nil, ""
+		if !Owns(u, taskID) {
+			return ErrNotOwner
+		}
+		clearTurn(u)
+		next, err := q.ClaimNext()
+		if err == nil {
+			h, end = deliverMessage(u, next), TurnHandedOff
+			if err := s.handOff(u, next.Goal, h, "Cannot deliver"); err != nil {
+				return err
+			}
+			// handOff asks a running turn to end; this one already has.
+			delete(u.Metadata, "interrupt_requested_at")
+			return nil
+		}
+		if !errors.Is(err, ErrMessageNotFound) {
+			return err
+		}
+		end, err = rest(u)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("finish the turn of session %d: %w", sessionID, err)
+	}
+	if h != nil {
+		return end, s.dispatch(ctx, sess, h)
+	}
+	return end, nil
+}
+
+// clearTurn drops what belonged to the turn that just ended cleanly.
+func clearTurn(u *session.Session) {
+	for _, k := range []string{MetaActivePrompt, MetaProcessPID, "recovery_continue_attempts", "exit_status", "failure_reason", "failure_message"} {
+		delete(u.Metadata, k)
+	}
+}
+
+// rest pauses the session (running → needs_input) and executes a pending sleep.
+func rest(u *session.Session) (TurnEnd, error) {
+	if err := applyEvent(u, session.EventPause, "Cannot pause"); err != nil {
+		return "", err
+	}
+	u.RunningJobID = nil
+	if u.Metadata["pending_sleep"] != true {
+		return TurnPaused, nil
+	}
+	delete(u.Metadata, "pending_sleep")
+	if err := applyEvent(u, session.EventSleep, "Cannot sleep"); err != nil {
+		return "", err
+	}
+	return TurnSlept, nil
+}
+
+// deliverMessage is the hand-off of a claimed message as the session's next turn.
+func deliverMessage(u *session.Session, m *graph.Message) *handOff {
+	h := newHandOff(u, "follow-up-msg-"+strconv.FormatInt(m.ID, 10), m.Content)
+	h.message = m
+	u.Metadata[MetaNextTurnReason] = "queued_message"
+	return h
+}
+
+// DrainQueue delivers the next queued message of a session resting in needs_input (the drain
+// task scheduled when a message lands on an idle session or a pause leaves one behind). It
+// delivers nothing to a session that is busy, blocked on an elicitation, parked for an MCP
+// retry or parked for recovery (the orphan sweep continues those, queued message first), and
+// reports whether it delivered.
+func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error) {
+	var h *handOff
+	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionKey(sessionID), func(u *session.Session, q *graph.MessageQueue) error {
+		h = nil
+		if !drainable(u) {
+			return nil
+		}
+		next, err := q.ClaimNext()
+		if errors.Is(err, ErrMessageNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		h = deliverMessage(u, next)
+		return s.handOff(u, next.Goal, h, "Cannot deliver")
+	})
+	if err != nil || h == nil {
+		return false, err
+	}
+	return true, s.dispatch(ctx, sess, h)
+}
+
+func drainable(u *session.Session) bool {
+	switch {
+	case u.Status != session.StatusNeedsInput || u.RunningJobID != nil:
+		return false
+	case u.Metadata["blocked_on_elicitation"] == true:
+		return false
+	}
+	by, _ := u.Metadata["paused_by"].(string)
+	return by != "mcp_retry" && by != PausedByRecovery
+}

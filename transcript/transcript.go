@@ -1,0 +1,110 @@
+// Package transcript reads the JSONL an agent CLI prints (Claude's stream-json, Codex's
+// exec --json, Pi's --mode json) plus the turn markers Zimmer writes between turns: the token
+// usage each model request reports, the conversation id a runtime mints itself, and a plain
+// text rendering for humans. It is pure: no files, no storage.
+package transcript
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+)
+
+// TurnMarkerType is the "type" of the line Zimmer writes before each turn's output.
+const TurnMarkerType = "zimmer_turn"
+
+// TurnMarker opens one turn in a transcript file: what was sent and why.
+type TurnMarker struct {
+	Type      string    `json:"type"` // TurnMarkerType
+	Turn      int       `json:"turn"`
+	Reason    string    `json:"reason"`
+	Runtime   string    `json:"runtime"`
+	Resume    bool      `json:"resume"`
+	Prompt    string    `json:"prompt"`
+	StartedAt time.Time `json:"started_at"`
+}
+
+// Usage is one model request's token counts: one row of the ledger.
+type Usage struct {
+	RequestID           string
+	Model               string
+	InputTokens         int64
+	OutputTokens        int64
+	CacheReadTokens     int64
+	CacheCreationTokens int64
+}
+
+// Event is what one line says that Zimmer records; a line that is not JSON says nothing.
+type Event struct {
+	Usage *Usage
+	// ThreadID is a conversation id the runtime announced (Codex mints its own).
+	ThreadID string
+}
+
+// Parse reads one line. line is its 1-based number in the file, from which a request id is
+// derived when the runtime reports usage without one (Codex), so re-reading the same file
+// yields the same ids and the ledger stays idempotent.
+func Parse(sessionID int64, line int, raw []byte) Event {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return Event{}
+	}
+	var ev Event
+	if t, _ := m["type"].(string); t == "thread.started" {
+		ev.ThreadID, _ = m["thread_id"].(string)
+	}
+	ev.Usage = usageOf(m, sessionID, line)
+	return ev
+}
+
+// usageOf finds a usage object on the event or on its message. Claude's final "result" line
+// repeats the turn's totals and is skipped so nothing is counted twice.
+func usageOf(m map[string]any, sessionID int64, line int) *Usage {
+	if t, _ := m["type"].(string); t == "result" || t == TurnMarkerType {
+		return nil
+	}
+	msg, _ := m["message"].(map[string]any)
+	u, ok := m["usage"].(map[string]any)
+	if !ok && msg != nil {
+		u, ok = msg["usage"].(map[string]any)
+	}
+	if !ok {
+		return nil
+	}
+	out := &Usage{
+		InputTokens:         count(u, "input_tokens", "input", "prompt_tokens"),
+		OutputTokens:        count(u, "output_tokens", "output", "completion_tokens"),
+		CacheReadTokens:     count(u, "cache_read_input_tokens", "cached_input_tokens", "cacheRead"),
+		CacheCreationTokens: count(u, "cache_creation_input_tokens", "cacheWrite"),
+		Model:               firstString(m, msg, "model"),
+		RequestID:           firstString(m, nil, "requestId", "request_id"),
+	}
+	if out.RequestID == "" {
+		out.RequestID = firstString(msg, nil, "id")
+	}
+	if out.RequestID == "" {
+		out.RequestID = "session-" + strconv.FormatInt(sessionID, 10) + "-line-" + strconv.Itoa(line)
+	}
+	return out
+}
+
+func count(u map[string]any, keys ...string) int64 {
+	for _, k := range keys {
+		if v, ok := u[k].(float64); ok {
+			return int64(v)
+		}
+	}
+	return 0
+}
+
+// firstString is the first non-empty string under any of keys, on a then on b.
+func firstString(a, b map[string]any, keys ...string) string {
+	for _, m := range []map[string]any{a, b} {
+		for _, k := range keys {
+			if s, _ := m[k].(string); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
