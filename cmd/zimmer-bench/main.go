@@ -27,6 +27,8 @@ type options struct {
 	sessions, samples, writers, acts int
 	uri                              string
 	seed                             uint64
+	mcpClients                       int
+	mcpDuration                      time.Duration
 }
 
 func main() {
@@ -37,6 +39,8 @@ func main() {
 	flag.IntVar(&o.acts, "acts", 10_000, "uncle-edge acts in the acyclicity run")
 	flag.StringVar(&o.uri, "neo4j", envOr("BENCH_NEO4J_URI", "bolt://127.0.0.1:37687"), "the benchmark's Neo4j")
 	flag.Uint64Var(&o.seed, "seed", 7, "fleet shape seed")
+	flag.IntVar(&o.mcpClients, "mcp-clients", 8, "concurrent clients in the MCP tools/list run")
+	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of the MCP tools/list run")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "zimmer-bench:", err)
@@ -91,6 +95,9 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	}))
 	report(out, "worst-case cycle check: wide router → hot session", worstCase(ctx, store, f, o.samples/4))
 	stats.print(out)
+	if err := mcpOverHTTP(ctx, store, o, out, random); err != nil {
+		return err
+	}
 	return concurrent(ctx, store, o, out)
 }
 

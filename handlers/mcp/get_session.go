@@ -49,14 +49,27 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The queue is read beside the provenance rather than after it: two round trips in the
+	// time of one. A key naming no session fails both; the provenance error is the one said.
+	type queueRead struct {
+		pending []*orchestrator.Message
+		total   int
+		err     error
+	}
+	queued := make(chan queueRead, 1)
+	go func() {
+		p, n, err := c.h.ops.PendingMessages(ctx, key, queuePreviewCount)
+		queued <- queueRead{p, n, err}
+	}()
 	rec, err := c.h.ops.Provenance(ctx, key)
+	q := <-queued
 	if err != nil {
 		return "", notFoundAs(err, key)
 	}
-	pending, total, err := c.h.ops.PendingMessages(ctx, fmt.Sprint(rec.Session.ID), queuePreviewCount)
-	if err != nil {
-		return "", err
+	if q.err != nil {
+		return "", q.err
 	}
+	pending, total := q.pending, q.total
 	verbose := c.args.flag("verbose")
 	var b doc
 	s := rec.Session

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// mcpOverHTTP serves the real HTTP surface (handlers.New: auth, routing, the MCP transport) on
+// a loopback port over the bench's store and measures what an agent's MCP client sees:
+// tools/list throughput (SPEC §10: at least 5,000 requests/s) and get_session's latency beside
+// the raw read it wraps. The client shares the machine's cores with the server, so both numbers
+// are a floor.
+func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writer, random func() int64) error {
+	cat, err := catalog.Load("")
+	if err != nil {
+		return err
+	}
+	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// The measured reads never enqueue, so the service gets no job queue.
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: discard})
+	key := rand.Text()
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: discard, APIKeys: []string{key}}))
+	defer srv.Close()
+	c := &mcpClient{url: srv.URL + "/mcp", key: key,
+		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.mcpClients}}}
+	fmt.Fprintf(out, "\nMCP over HTTP (client and server on the same machine):\n")
+	time1(o.samples/4, func() error { return c.call(listTools) }) // warm connections and the scope cache
+	n, elapsed, lat := c.hammer(o.mcpClients, o.mcpDuration, listTools)
+	report(out, "MCP tools/list, default surface (23 tools)", lat)
+	fmt.Fprintf(out, "  %d requests in %s from %d clients: %.0f requests/s (target ≥ 5,000)\n",
+		n, elapsed.Round(time.Millisecond), o.mcpClients, float64(n)/elapsed.Seconds())
+	time1(o.samples/2, func() error { return c.call(getSession(random())) })
+	report(out, "MCP get_session, random session", time1(o.samples, func() error { return c.call(getSession(random())) }))
+	report(out, "  the read it wraps: session + hierarchy + human messages", time1(o.samples, func() error {
+		_, err := store.SessionProvenance(ctx, fmt.Sprint(random()))
+		return err
+	}))
+	return nil
+}
+
+// mcpClient posts JSON-RPC requests the way an agent runtime's client does.
+type mcpClient struct {
+	url, key string
+	http     *http.Client
+}
+
+var listTools = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+
+func getSession(id int64) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": "get_session", "arguments": map[string]any{"id": id}}})
+	return b
+}
+
+// call sends one request; an HTTP failure, a JSON-RPC error or an isError result is an error.
+func (c *mcpClient) call(body []byte) error {
+	req, err := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("X-API-Key", c.key)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK || bytes.Contains(data, []byte(`"error":{`)) || bytes.Contains(data, []byte(`"isError":true`)) {
+		return fmt.Errorf("MCP call failed: %d %s", resp.StatusCode, strings.TrimSpace(string(data[:min(len(data), 300)])))
+	}
+	return nil
+}
+
+// hammer sends body from clients goroutines for d and returns the requests served, the time
+// taken and every request's latency.
+func (c *mcpClient) hammer(clients int, d time.Duration, body []byte) (int, time.Duration, []time.Duration) {
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		all    []time.Duration
+		failed atomic.Int64
+	)
+	start := time.Now()
+	deadline := start.Add(d)
+	for range clients {
+		wg.Go(func() {
+			var mine []time.Duration
+			for time.Now().Before(deadline) {
+				t0 := time.Now()
+				if err := c.call(body); err != nil {
+					failed.Add(1)
+					continue
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			all = append(all, mine...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if n := failed.Load(); n > 0 {
+		fmt.Printf("  %d requests failed\n", n)
+	}
+	return len(all), time.Since(start), all
+}
