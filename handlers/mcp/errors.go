@@ -24,6 +24,12 @@ func unavailable(what, needs string) error {
 	return fail("%s is not available yet: it needs %s.", what, needs)
 }
 
+// missingFor is the refusal for an argument an action of manage_enqueued_messages or
+// manage_categories needs: "message_id" is required for the "get" action.
+func missingFor(param, action string) error {
+	return fail("%q is required for the %q action.", param, action)
+}
+
 // errorText is the one error table of this transport: every foreseeable failure becomes text
 // for an isError result; only the unforeseen is logged as an internal error (and still
 // answered as a result, never a JSON-RPC -32603).

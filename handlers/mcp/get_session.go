@@ -49,8 +49,47 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The queue is read beside the provenance rather than after it: two round trips in the
-	// time of one. A key naming no session fails both; the provenance error is the one said.
+	v, err := readSessionView(ctx, c, key)
+	if err != nil {
+		return "", err
+	}
+	verbose, s := c.args.flag("verbose"), v.rec.Session
+	var b doc
+	b.heading(2, "Session: "+oneLine(s.DisplayTitle()))
+	writeBasics(&b, s, v.categories)
+	writeExecution(&b, s)
+	writePrompt(&b, s, verbose)
+	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
+	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
+	b.heading(3, "Status Summary")
+	b.line("_None: no status summary has been generated for this session. Summaries are written by the session runner (SPEC §6 W2), which this deployment does not run yet._")
+	budget := provenance.Summary
+	if verbose {
+		budget = provenance.Uncut
+	}
+	b.line(provenance.Sections(v.rec, budget))
+	writeQueue(&b, v.pending, v.total)
+	writeTimestamps(&b, s)
+	writeTranscript(&b, s, c.args.flag("include_transcript"))
+	if c.args.flag("include_logs") {
+		if err := writeLogs(ctx, &b, c, s); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// sessionView is everything get_session renders that is read from the store.
+type sessionView struct {
+	rec        provenance.Record
+	pending    []*orchestrator.Message
+	total      int
+	categories map[int64]string
+}
+
+// readSessionView reads the queue beside the provenance rather than after it: two round trips
+// in the time of one. A key naming no session fails both; the provenance error is the one said.
+func readSessionView(ctx context.Context, c *call, key string) (sessionView, error) {
 	type queueRead struct {
 		pending []*orchestrator.Message
 		total   int
@@ -64,41 +103,13 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	rec, err := c.h.ops.Provenance(ctx, key)
 	q := <-queued
 	if err != nil {
-		return "", notFoundAs(err, key)
+		return sessionView{}, notFoundAs(err, key)
 	}
 	if q.err != nil {
-		return "", q.err
+		return sessionView{}, q.err
 	}
-	pending, total := q.pending, q.total
-	verbose := c.args.flag("verbose")
-	var b doc
-	s := rec.Session
-	b.heading(2, "Session: "+oneLine(s.DisplayTitle()))
-	names, err := c.categoryNames(ctx, s.CategoryID != nil)
-	if err != nil {
-		return "", err
-	}
-	writeBasics(&b, s, names)
-	writeExecution(&b, s)
-	writePrompt(&b, s, verbose)
-	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
-	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
-	b.heading(3, "Status Summary")
-	b.line("_None: no status summary has been generated for this session. Summaries are written by the session runner (SPEC §6 W2), which this deployment does not run yet._")
-	budget := provenance.Summary
-	if verbose {
-		budget = provenance.Uncut
-	}
-	b.line(provenance.Sections(rec, budget))
-	writeQueue(&b, pending, total)
-	writeTimestamps(&b, s)
-	writeTranscript(&b, s, c.args.flag("include_transcript"))
-	if c.args.flag("include_logs") {
-		if err := writeLogs(ctx, &b, c, s); err != nil {
-			return "", err
-		}
-	}
-	return b.String(), nil
+	names, err := c.categoryNames(ctx, rec.Session.CategoryID != nil)
+	return sessionView{rec: rec, pending: q.pending, total: q.total, categories: names}, err
 }
 
 // notFoundAs turns a missing session into the tool's "Session not found" sentence.

@@ -58,7 +58,7 @@ func categoryRefusal(err error) error {
 func categoryID(c *call) (int64, error) {
 	id, ok := c.args.integer("category_id")
 	if !ok {
-		return 0, fail("%q is required for the %q action.", "category_id", c.args.text("action"))
+		return 0, missingFor("category_id", c.args.text("action"))
 	}
 	return id, nil
 }
@@ -92,7 +92,7 @@ func writeCategory(b *doc, cat orchestrator.Category) {
 func categoryCreate(ctx context.Context, c *call) (string, error) {
 	name := c.args.text("name")
 	if name == "" {
-		return "", fail("%q is required for the %q action.", "name", "create")
+		return "", missingFor("name", "create")
 	}
 	cat, err := c.h.ops.CreateCategory(ctx, name, c.args.str("description"), c.args.flag("is_frozen"))
 	if err != nil {
@@ -181,7 +181,7 @@ func categoryReorder(ctx context.Context, c *call) (string, error) {
 func categorySetSession(ctx context.Context, c *call) (string, error) {
 	key := c.args.text("session_id")
 	if key == "" {
-		return "", fail("%q is required for the %q action.", "session_id", "set_session_category")
+		return "", missingFor("session_id", "set_session_category")
 	}
 	s, cat, err := c.h.ops.SetSessionCategory(ctx, key, c.args.optInt("category_id"))
 	if err != nil {

@@ -65,7 +65,7 @@ func runManageQueue(ctx context.Context, c *call) (string, error) {
 func messageID(c *call) (int64, error) {
 	id, ok := c.args.integer("message_id")
 	if !ok {
-		return 0, fail("%q is required for the %q action.", "message_id", c.args.text("action"))
+		return 0, missingFor("message_id", c.args.text("action"))
 	}
 	return id, nil
 }
@@ -74,7 +74,7 @@ func messageID(c *call) (int64, error) {
 func content(c *call) (string, error) {
 	text := c.args.str("content")
 	if text == nil || strings.TrimSpace(*text) == "" {
-		return "", fail("%q is required for the %q action.", "content", c.args.text("action"))
+		return "", missingFor("content", c.args.text("action"))
 	}
 	return *text, nil
 }

@@ -56,19 +56,7 @@ const compactOmission = "_Compact rows omit six fields — slug, category, repos
 func runQuickSearch(ctx context.Context, c *call) (string, error) {
 	verbose := c.args.flag("verbose")
 	if id, ok := c.args.integer("id"); ok {
-		s, err := c.session(ctx, strconv.FormatInt(id, 10))
-		if err != nil {
-			return "", err
-		}
-		names, err := c.categoryNames(ctx, verbose)
-		if err != nil {
-			return "", err
-		}
-		var b doc
-		b.heading(2, "Session Found")
-		writeRow(&b, s, verbose, names)
-		writeOmission(&b, verbose)
-		return b.String(), nil
+		return searchByID(ctx, c, id, verbose)
 	}
 	p, err := searchParams(c)
 	if err != nil {
@@ -99,6 +87,23 @@ func runQuickSearch(ctx context.Context, c *call) (string, error) {
 		b.blank()
 		b.linef("*More sessions available. Use page=%d to see the next page.*", page.Page+1)
 	}
+	return b.String(), nil
+}
+
+// searchByID is the short circuit: one session, every filter ignored.
+func searchByID(ctx context.Context, c *call, id int64, verbose bool) (string, error) {
+	s, err := c.session(ctx, strconv.FormatInt(id, 10))
+	if err != nil {
+		return "", err
+	}
+	names, err := c.categoryNames(ctx, verbose)
+	if err != nil {
+		return "", err
+	}
+	var b doc
+	b.heading(2, "Session Found")
+	writeRow(&b, s, verbose, names)
+	writeOmission(&b, verbose)
 	return b.String(), nil
 }
 
