@@ -22,13 +22,14 @@ type Periodic struct {
 	Every time.Duration
 }
 
-// SlotTaskID is the task id of one tick: the job type and the start of its slot (wall-clock
-// time truncated to the cadence). Every worker computes the same id for the same tick, so
+// SlotTaskID is the task id of one tick: the job type and the start of its slot in Unix
+// milliseconds (wall-clock time truncated to the cadence). Every worker computes the same id
+// for the same tick, so
 // however many workers run, Asynq accepts exactly one task per tick and refuses the rest.
 // asynq.Scheduler cannot do this: Register fixes a task's id for every tick, and Unique locks
 // are released when a task succeeds, so a second scheduler a moment late enqueues again.
 func SlotTaskID(typ string, slot time.Time) string {
-	return "periodic:" + typ + ":" + strconv.FormatInt(slot.Unix(), 10)
+	return "periodic:" + typ + ":" + strconv.FormatInt(slot.UnixMilli(), 10)
 }
 
 // EnqueueSlot enqueues the tick of p that contains at. It reports false when another worker

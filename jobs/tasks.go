@@ -54,8 +54,7 @@ func NewRunSessionTask(p RunSession, taskID string) (*asynq.Task, error) {
 }
 
 // TypeDrainMessages delivers the next queued message of a session that rests in needs_input
-// (the original's EnqueuedMessageDrainJob). Nothing handles it yet: the worker registers no
-// handler for it until the agent runner exists, so scheduled drains wait in their lane.
+// (the original's EnqueuedMessageDrainJob); the runner handles it (jobs/runner).
 const TypeDrainMessages = "session:drain"
 
 // DrainMessages is the payload of TypeDrainMessages.

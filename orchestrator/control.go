@@ -60,7 +60,7 @@ var prePromptFailures = []string{"mcp_connection_failed", "oauth_required", Fail
 var (
 	staleRetryKeys = []string{"failure_reason", "failure_message", "exit_status", "failure_detail", "unresolved_variables",
 		"exception_class", "exception_message", "paused_by", "recovery_continue_attempts", "recovery_continue_abandoned", "pending_sleep"}
-	setupKeys = []string{MetaClonePath, MetaWorkDir, "full_clone_path", MetaConfigPath, MetaProcessPID, MetaRuntimeStarted}
+	setupKeys = []string{MetaClonePath, MetaWorkDir, "full_clone_path", MetaConfigPath, MetaRuntimeEnv, MetaProcessPID, MetaRuntimeStarted}
 )
 
 // Restart resumes a failed, idle or waiting session with the SYSTEM_RECOVERY nudge, or with

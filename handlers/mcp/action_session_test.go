@@ -207,7 +207,7 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 func TestRunnerBoundActionsSayWhatTheyNeed(t *testing.T) {
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.Metadata["agent_root_key"] = "zimmer" })
-	for _, a := range []string{"pause", "restart", "fork", "regenerate_status_summary", "refresh"} {
+	for _, a := range []string{"regenerate_status_summary"} {
 		e.refused(t, "/mcp", "action_session", act(s.ID, a, map[string]any{"message_index": 1}),
 			fmt.Sprintf("The %q action is not available yet: it needs the session runner (SPEC §6 W2)", a))
 	}
@@ -255,8 +255,8 @@ func TestRootFencedConnectionsRefuseTheActionsThatSpawnOrAddServers(t *testing.T
 			fmt.Sprintf("session #%d names no agent root, so this connection may not restart it", rootless.ID)},
 		{"regenerate_status_summary of a root the catalog dropped", act(dropped.ID, "regenerate_status_summary", nil),
 			`belongs to agent root "retired-root", which the catalog no longer has`},
-		{"inside the fence it gets as far as the runner", act(inside.ID, "fork", map[string]any{"message_index": 1}),
-			`The "fork" action is not available yet`},
+		{"inside the fence it gets as far as the operation", act(inside.ID, "fork", map[string]any{"message_index": 1}),
+			"Fork failed: session #" + fmt.Sprint(inside.ID) + " has no transcript yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -190,6 +190,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
 	e.runner = e.newRunner(t, o.bins, m.RegisterRuns())
+	m.RegisterLaneDepths(queue.LaneDepths)
 	if !o.noWork {
 		e.startWorker(t, o.grace)
 	}
