@@ -2,8 +2,11 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
 )
 
 // SearchParams are quick search's query and filters. Query is one case-insensitive substring —
@@ -138,7 +142,7 @@ type ScanResult struct {
 const scanBatch = 200
 
 // ScanContents walks candidates newest first, matching the phrase against title, metadata and
-// (where one is stored) the transcript, and stops at Limit matches or when the budget runs
+// (where the session has run) the transcript, and stops at Limit matches or when the budget runs
 // out. The transcript has no index a substring match can use, so the scan is bounded rather
 // than best-effort, and it reports no total: "not found yet" is not "not there".
 func (s *Service) ScanContents(ctx context.Context, p ScanParams) (ScanResult, error) {
@@ -161,7 +165,7 @@ func (s *Service) ScanContents(ctx context.Context, p ScanParams) (ScanResult, e
 		for _, c := range batch {
 			out.Scanned++
 			before = c.Session.ID
-			if c.Matched || transcriptMatches(c.Session, f.Query, &out) {
+			if c.Matched || s.transcriptMatches(c.Session, f.Query, &out) {
 				out.Matches = append(out.Matches, c.Session)
 			}
 			if len(out.Matches) >= limit {
@@ -180,16 +184,31 @@ func (s *Service) ScanContents(ctx context.Context, p ScanParams) (ScanResult, e
 	}
 }
 
-// transcriptText is a session's stored transcript. Transcript storage (a file on disk with a
-// pointer in the graph, SPEC §1 S4) arrives with the session runner; until then no session has
-// one, and the scan says how many candidates had a transcript (none) rather than implying it
-// searched them.
-func transcriptText(*session.Session) (string, bool) { return "", false }
+// transcriptText is what was said in a session, as the transcript renders it (prompts, the
+// agent's words, its tool calls; long tool results cut). The runner streams every turn to the
+// file metadata.transcript_path names; a session that never ran has none.
+func (s *Service) transcriptText(sess *session.Session) (string, bool) {
+	path, _ := sess.Metadata[MetaTranscriptPath].(string)
+	if path == "" {
+		return "", false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.log.Warn("content scan could not read a transcript", "session_id", sess.ID, "err", err)
+		}
+		return "", false
+	}
+	return transcript.Render(data), true
+}
 
 // transcriptMatches reports the phrase in the session's transcript, counting the transcripts read.
-func transcriptMatches(sess *session.Session, phrase string, out *ScanResult) bool {
-	text, ok := transcriptText(sess)
-	if !ok || phrase == "" {
+func (s *Service) transcriptMatches(sess *session.Session, phrase string, out *ScanResult) bool {
+	if phrase == "" {
+		return false
+	}
+	text, ok := s.transcriptText(sess)
+	if !ok {
 		return false
 	}
 	out.WithTranscript++

@@ -70,7 +70,9 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	b.line(provenance.Sections(v.rec, budget))
 	writeQueue(&b, v.pending, v.total)
 	writeTimestamps(&b, s)
-	writeTranscript(&b, s, c.args.flag("include_transcript"))
+	if err := writeTranscript(ctx, &b, c, s); err != nil {
+		return "", err
+	}
 	if c.args.flag("include_logs") {
 		if err := writeLogs(ctx, &b, c, s); err != nil {
 			return "", err
@@ -310,18 +312,37 @@ func writeTimestamps(b *doc, s *session.Session) {
 	b.optField("Trash After", optTimestamp(s.TrashAfter))
 }
 
-// writeTranscript says where the transcript is. Transcripts are stored by the session runner
-// (SPEC §6 W2); until it runs there is none to inline.
-func writeTranscript(b *doc, s *session.Session, include bool) {
-	if include {
-		b.heading(3, "Transcript")
+// writeTranscript inlines the transcript when asked (rendered text, or the raw JSONL with
+// transcript_format: json), and otherwise says where the file is.
+func writeTranscript(ctx context.Context, b *doc, c *call, s *session.Session) error {
+	if !c.args.flag("include_transcript") {
+		if path, _ := s.Metadata[orchestrator.MetaTranscriptPath].(string); path != "" {
+			b.heading(3, "Transcript File")
+			b.linef("`%s` (or pass include_transcript: true).", oneLine(path))
+		}
+		return nil
+	}
+	b.heading(3, "Transcript")
+	var (
+		text string
+		err  error
+	)
+	if c.args.text("transcript_format") == "json" {
+		var raw []byte
+		raw, err = c.h.ops.Transcript(ctx, idOf(s))
+		text = string(raw)
+	} else {
+		text, err = c.h.ops.RenderTranscript(ctx, idOf(s))
+	}
+	if isNotFound(err) || (err == nil && strings.TrimSpace(text) == "") {
 		b.line("No transcript available for this session.")
-		return
+		return nil
 	}
-	if s.RuntimeSessionID != nil {
-		b.heading(3, "Transcript File")
-		b.linef("`~/.claude/projects/*/%s.jsonl` (or pass include_transcript: true).", oneLine(*s.RuntimeSessionID))
+	if err != nil {
+		return err
 	}
+	b.fence("", text)
+	return nil
 }
 
 func writeLogs(ctx context.Context, b *doc, c *call, s *session.Session) error {

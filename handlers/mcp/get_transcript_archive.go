@@ -6,5 +6,5 @@ func getTranscriptArchiveTool() *toolDef {
 			"its size, session count, age and a curl command. A bulk export, not a search — use quick_search_sessions " +
 			"with search_contents: true to find a session by something said in it.",
 		schema: newSchema(fields{}),
-	}}, "stored transcripts and the archive builder (SPEC §1 S4, §6 W2)")
+	}}, "the transcript archive builder, which is not built yet")
 }

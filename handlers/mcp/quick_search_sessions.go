@@ -229,7 +229,7 @@ func scanContents(ctx context.Context, c *call, p orchestrator.SearchParams, ver
 		writeOmission(&b, verbose)
 	}
 	b.blank()
-	b.linef("**Transcripts read:** %d of the %d candidate(s) scanned had a stored transcript. Transcript storage arrives with the session runner (SPEC §6 W2); until a session has one, only its title and metadata can match.",
+	b.linef("**Transcripts read:** %d, for %d candidate(s) scanned. A session that has never run has no transcript, so only its title and metadata can match; one already matched by those is not read.",
 		res.WithTranscript, res.Scanned)
 	b.blank()
 	if res.Complete {

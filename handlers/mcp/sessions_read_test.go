@@ -2,6 +2,8 @@ package mcp_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -136,7 +138,7 @@ func TestContentScanIsBoundedAndResumable(t *testing.T) {
 	first := e.ok(t, "/mcp", "quick_search_sessions", args)
 	contains(t, first, "Found 2 matching session(s) in this pass, newest first. A content scan reports no total count.",
 		fmt.Sprintf("(ID: %d)", ids[2]), fmt.Sprintf("(ID: %d)", ids[1]), "**Scan incomplete:**", "because it reached per_page (2) matches",
-		`"not found yet", not "not there"`, "**Transcripts read:** 0 of the")
+		`"not found yet", not "not there"`, "**Transcripts read:** 0, for")
 	cursor := between(first, "`scan_cursor: \"", "\"`")
 	args["scan_cursor"] = cursor
 	second := e.ok(t, "/mcp", "quick_search_sessions", args)
@@ -161,3 +163,44 @@ func between(s, open, close string) string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// writeTranscript stores a one-line transcript in which the agent says phrase.
+func writeTranscript(t *testing.T, phrase string) (path, line string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "transcript.jsonl")
+	line = fmt.Sprintf(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"I found that %s, as asked."}]}}`, phrase)
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, line
+}
+
+func TestGetSessionInlinesTheTranscriptOnRequest(t *testing.T) {
+	e := setup(t)
+	path, line := writeTranscript(t, "the build is green")
+	s := e.fixture(t, func(s *session.Session) { s.Metadata["transcript_path"] = path })
+	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": s.ID}), "### Transcript File", path)
+	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": s.ID, "include_transcript": true}), "### Transcript", "I found that the build is green, as asked.")
+	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": s.ID, "include_transcript": true, "transcript_format": "json"}), line)
+	never := e.fixture(t, nil)
+	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": never.ID, "include_transcript": true}), "No transcript available for this session.")
+}
+
+func TestContentScanFindsWhatWasSaidMidConversation(t *testing.T) {
+	e := setup(t)
+	phrase := graphtest.Unique(t, "said only in the transcript")
+	path, _ := writeTranscript(t, phrase)
+	ran := e.fixture(t, func(s *session.Session) {
+		s.Title, s.Visibility, s.AgentRuntime = ptr("Ran "+phrase[:8]), "snoozed", "codex"
+		s.Metadata["transcript_path"] = path
+	})
+	e.fixture(t, func(s *session.Session) { s.Visibility, s.AgentRuntime = "snoozed", "codex" }) // never ran
+	args := map[string]any{"query": strings.ToUpper(phrase), "visibility": "snoozed", "agent_runtime": "codex"}
+	contains(t, e.ok(t, "/mcp", "quick_search_sessions", args), "No sessions found")
+	args["search_contents"] = true
+	text := e.ok(t, "/mcp", "quick_search_sessions", args)
+	contains(t, text, fmt.Sprintf("(ID: %d)", ran.ID), "**Scan complete:**")
+	if read := between(text, "**Transcripts read:** ", ","); read == "0" {
+		t.Fatalf("the scan must read the transcript it matched:\n%s", text)
+	}
+}
