@@ -267,30 +267,23 @@ const SpotQueuedAtKey = "spot_queued_at"
 // SpotPark says how a session was parked.
 type SpotPark struct {
 	Before session.Status
-	// AfterTurn is true for a running session: it finishes its turn and then sleeps.
+	// AfterTurn is true for a running session left to finish its turn before it sleeps.
 	AfterTurn bool
+	// Halted is true for a running session whose turn was stopped where it stood.
+	Halted bool
 }
 
 // PauseIntoSpotQueue sleeps a session with no wake trigger, for the spot scheduler to resume
-// when quota and a slot allow. A running session finishes its turn first (pending_sleep):
-// its commonest caller is the session itself, which must not kill the process awaiting the
-// reply. Halting a running turn is the runner's job and not done here.
-func (s *Service) PauseIntoSpotQueue(ctx context.Context, key string) (*session.Session, SpotPark, error) {
+// when quota and a slot allow. A running session finishes its turn first (pending_sleep): its
+// commonest caller is the session itself, which must not kill the process awaiting the reply.
+// halt stops a running turn where it stands instead: the turn loses its ownership, which the
+// runner notices within a tick and terminates, and the session sleeps at once.
+func (s *Service) PauseIntoSpotQueue(ctx context.Context, key string, halt bool) (*session.Session, SpotPark, error) {
 	var park SpotPark
 	sess, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
 		park = SpotPark{Before: u.Status}
-		switch u.Status {
-		case session.StatusRunning:
-			park.AfterTurn = true
-			u.Metadata["pending_sleep"] = true
-		case session.StatusNeedsInput:
-			if err := applyEvent(u, session.EventSleep, "Cannot park"); err != nil {
-				return err
-			}
-		case session.StatusWaiting:
-		default:
-			return invalid("Cannot park", fmt.Sprintf(
-				"Session #%d is %s; only a running, waiting or needs_input session can be parked in the spot queue", u.ID, u.Status))
+		if err := parkForSpot(u, halt, &park); err != nil {
+			return err
 		}
 		u.Metadata[SpotQueuedAtKey] = s.now().UTC().Format(time.RFC3339)
 		return nil
@@ -298,8 +291,35 @@ func (s *Service) PauseIntoSpotQueue(ctx context.Context, key string) (*session.
 	if err != nil {
 		return nil, SpotPark{}, err
 	}
-	s.logChange(ctx, sess.ID, "Parked in the spot queue: no wake trigger; the spot scheduler resumes it when quota and a slot allow")
+	line := "Parked in the spot queue: no wake trigger; the spot scheduler resumes it when quota and a slot allow"
+	if park.Halted {
+		line += " (its running turn was halted)"
+	}
+	s.logChange(ctx, sess.ID, line)
 	return sess, park, nil
+}
+
+// parkForSpot moves u toward waiting as its status allows.
+func parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
+	switch u.Status {
+	case session.StatusRunning:
+		if !halt {
+			park.AfterTurn = true
+			u.Metadata["pending_sleep"] = true
+			return nil
+		}
+		if err := applyEvent(u, session.EventPause, "Cannot park"); err != nil {
+			return err
+		}
+		park.Halted, u.RunningJobID = true, nil
+		return applyEvent(u, session.EventSleep, "Cannot park")
+	case session.StatusNeedsInput:
+		return applyEvent(u, session.EventSleep, "Cannot park")
+	case session.StatusWaiting:
+		return nil
+	}
+	return invalid("Cannot park", fmt.Sprintf(
+		"Session #%d is %s; only a running, waiting or needs_input session can be parked in the spot queue", u.ID, u.Status))
 }
 
 // logChange writes a settings change to the session's timeline; a failed line is only logged,

@@ -34,10 +34,10 @@ type action struct {
 	closedWhenRestricted bool
 }
 
-// runnerBound answers for an action whose work belongs to the session runner.
-func runnerBound(what string) func(context.Context, *actionCall) (string, error) {
+// notBuilt answers for an action whose machinery does not exist yet, naming what it needs.
+func notBuilt(needs string) func(context.Context, *actionCall) (string, error) {
 	return func(_ context.Context, a *actionCall) (string, error) {
-		return "", unavailable(fmt.Sprintf("The %q action", a.args.text("action")), needsRunner+", "+what)
+		return "", unavailable(fmt.Sprintf("The %q action", a.args.text("action")), needs)
 	}
 }
 
@@ -59,9 +59,9 @@ var actions = map[string]action{
 	"pause":                      {run: actPause},
 	"restart":                    {run: actRestart, fence: "restart"},
 	"fork":                       {run: actFork, fence: "fork"},
-	"regenerate_status_summary":  {run: runnerBound("whose summary fork writes status summaries"), fence: "regenerate the status summary of"},
+	"regenerate_status_summary":  {run: notBuilt("status summaries (a summary fork of the session), which are not built yet"), fence: "regenerate the status summary of"},
 	"refresh":                    {run: actRefresh},
-	"refresh_all":                {run: runnerBound("which stores transcripts and resumes sessions"), noSession: true},
+	"refresh_all":                {run: notBuilt("the fleet-wide refresh (restart up to 50 failed or parked sessions, re-read up to 50 transcripts), which is not built yet"), noSession: true},
 	"archive":                    {run: actArchive},
 	"unarchive":                  {run: actUnarchive},
 	"bulk_archive":               {run: actBulkArchive, noSession: true},

@@ -111,19 +111,20 @@ func actUnarchive(ctx context.Context, a *actionCall) (string, error) {
 func actPauseIntoSpotQueue(ctx context.Context, a *actionCall) (string, error) {
 	// The self-session variant does not offer halt and ignores it if passed: a session that
 	// halted itself would kill the process waiting for this reply.
-	if !a.self && a.args.flag("halt") && a.sess.Status == session.StatusRunning {
-		return "", unavailable("pause_into_spot_queue with halt: true", needsRunner+", which is what stops a running turn where it stands")
-	}
-	s, park, err := a.h.ops.PauseIntoSpotQueue(ctx, a.key())
+	halt := !a.self && a.args.flag("halt")
+	s, park, err := a.h.ops.PauseIntoSpotQueue(ctx, a.key(), halt)
 	if err != nil {
 		return "", err
 	}
 	var b doc
 	head(&b, "Parked in the Spot Queue", s)
 	b.field("Status", s.Status)
-	if park.AfterTurn {
+	switch {
+	case park.AfterTurn:
 		b.field("When", "after the current turn: it finishes, then sleeps")
-	} else {
+	case park.Halted:
+		b.field("When", "now: its running turn was halted where it stood (the runner ends the process within a tick)")
+	default:
 		b.field("When", "now")
 	}
 	b.field("Wake trigger", "none — the spot scheduler resumes it when a Claude Code account is under both quota targets and a slot is free")

@@ -204,16 +204,13 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 	}
 }
 
-func TestRunnerBoundActionsSayWhatTheyNeed(t *testing.T) {
+func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.Metadata["agent_root_key"] = "zimmer" })
-	for _, a := range []string{"regenerate_status_summary"} {
-		e.refused(t, "/mcp", "action_session", act(s.ID, a, map[string]any{"message_index": 1}),
-			fmt.Sprintf("The %q action is not available yet: it needs the session runner (SPEC §6 W2)", a))
-	}
-	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"}, `The "refresh_all" action is not available yet`)
-	e.refused(t, "/mcp", "action_session", act(s.ID, "pause_into_spot_queue", map[string]any{"halt": true}),
-		"pause_into_spot_queue with halt: true is not available yet")
+	e.refused(t, "/mcp", "action_session", act(s.ID, "regenerate_status_summary", nil),
+		`The "regenerate_status_summary" action is not available yet: it needs status summaries`)
+	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"},
+		`The "refresh_all" action is not available yet: it needs the fleet-wide refresh`)
 }
 
 func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
@@ -228,6 +225,12 @@ func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
 	contains(t, text, "- **Status:** running", "after the current turn", "End your turn now.")
 	if got := e.reload(t, running); got.Metadata["pending_sleep"] != true || got.Metadata[orchestrator.SpotQueuedAtKey] == nil {
 		t.Fatalf("a running session sleeps after its turn: %v", got.Metadata)
+	}
+	other := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.RunningJobID = ptr("job-1") })
+	text = e.ok(t, "/mcp", "action_session", act(other.ID, "pause_into_spot_queue", map[string]any{"halt": true}))
+	contains(t, text, "- **Status:** waiting", "halted where it stood")
+	if got := e.reload(t, other); got.RunningJobID != nil || got.Metadata["pending_sleep"] != nil {
+		t.Fatalf("a halted turn loses its ownership and sleeps now: %+v", got.Metadata)
 	}
 	archived := e.fixture(t, func(s *session.Session) { s.Status = session.StatusArchived })
 	e.refused(t, "/mcp", "action_session", act(archived.ID, "pause_into_spot_queue", nil), "Cannot park")

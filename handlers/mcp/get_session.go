@@ -62,7 +62,7 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
 	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
 	b.heading(3, "Status Summary")
-	b.line("_None: no status summary has been generated for this session. Summaries are written by the session runner (SPEC §6 W2), which this deployment does not run yet._")
+	b.line("_None: no status summary has been generated for this session (status summaries are not built yet)._")
 	budget := provenance.Summary
 	if verbose {
 		budget = provenance.Uncut

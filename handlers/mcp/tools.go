@@ -25,7 +25,6 @@ const (
 	needsSpotPolicy    = "the spot policy and its scheduler (SPEC §6 W1, W4)"
 	needsGateLedger    = "the gate decision ledger, which is not built yet"
 	needsBacklog       = "the work backlog, which is not built yet"
-	needsRunner        = "the session runner (SPEC §6 W2)"
 )
 
 // notYet declares a tool whose schema is the contract but whose behaviour belongs to a part of
