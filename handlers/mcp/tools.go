@@ -21,7 +21,7 @@ const (
 	needsNotifications = "notifications (SPEC §6 W3)"
 	needsTriggers      = "triggers and their worker (SPEC §6 W3)"
 	needsHealth        = "the health workers (SPEC §6 W4)"
-	needsLedger        = "the token-usage ledger (SPEC §1 S4)"
+	needsLedger        = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
 	needsSpotPolicy    = "the spot policy and its scheduler (SPEC §6 W1, W4)"
 	needsGateLedger    = "the gate decision ledger, which is not built yet"
 	needsBacklog       = "the work backlog, which is not built yet"

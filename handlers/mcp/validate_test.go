@@ -70,7 +70,7 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 	}{
 		{"get_system_health", nil, "get_system_health is not available yet: it needs the health workers (SPEC §6 W4)."},
 		{"action_health", map[string]any{"action": "cli_refresh"}, "action_health is not available yet: it needs the health workers"},
-		{"get_costs", nil, "get_costs is not available yet: it needs the token-usage ledger"},
+		{"get_costs", nil, "get_costs is not available yet: it needs the cost report over the token-usage ledger"},
 		{"get_spot_policy", nil, "get_spot_policy is not available yet"},
 		{"action_spot_policy", map[string]any{"action": "set_gating"}, "action_spot_policy is not available yet"},
 		{"get_notifications", nil, "get_notifications is not available yet: it needs notifications (SPEC §6 W3)."},
