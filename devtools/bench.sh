@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # devtools/bench.sh (make bench): start a Neo4j of the benchmark's own (port 37687, data under
-# .zimmer/bench-<sessions>/ so each fleet size is built once and reused), then run
-# cmd/zimmer-bench with the given flags, e.g. `make bench BENCH_ARGS=-sessions=1000000`.
+# .zimmer/bench-<sessions>/ so each fleet size is built once and reused) and a Redis for the
+# session-runner load check (port 36379), then run cmd/zimmer-bench with the given flags, e.g.
+# `make bench BENCH_ARGS=-sessions=1000000`.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_go
@@ -16,6 +17,8 @@ port="${ZIMMER_BENCH_NEO4J_PORT:-37687}"
 export NEO4J_HOME_DIR="$BENCH_DIR/neo4j" NEO4J_BOLT_PORT="$port"
 export NEO4J_HEAP="${NEO4J_HEAP:-2g}" NEO4J_PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-1024}"
 "$DEVTOOLS/neo4j.sh" start
-trap '"$DEVTOOLS/neo4j.sh" stop >/dev/null' EXIT
-export BENCH_NEO4J_URI="bolt://127.0.0.1:$port"
+redis_port="${ZIMMER_BENCH_REDIS_PORT:-36379}"
+REDIS_DIR="$BENCH_DIR/redis" REDIS_PORT="$redis_port" "$DEVTOOLS/redis.sh" start
+trap '"$DEVTOOLS/neo4j.sh" stop >/dev/null; REDIS_DIR="$BENCH_DIR/redis" REDIS_PORT="$redis_port" "$DEVTOOLS/redis.sh" stop >/dev/null' EXIT
+export BENCH_NEO4J_URI="bolt://127.0.0.1:$port" BENCH_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 go run ./cmd/zimmer-bench "$@"

@@ -43,14 +43,20 @@ func RunSessionTaskID(sessionID int64, reason string) string {
 	return "session-" + strconv.FormatInt(sessionID, 10) + "-" + reason
 }
 
+// MaxTurn bounds one agent turn. Asynq gives every task a deadline (30 minutes unless told
+// otherwise), and a turn routinely runs longer; one that reaches this bound is handed back for
+// recovery like a turn whose worker stops.
+const MaxTurn = 24 * time.Hour
+
 // NewRunSessionTask builds the task; agent runs are never retried automatically (recovery is
-// explicit) and have no deadline of Asynq's own.
+// explicit) and run for up to MaxTurn.
 func NewRunSessionTask(p RunSession, taskID string) (*asynq.Task, error) {
 	b, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode run-session payload: %w", err)
 	}
-	return asynq.NewTask(TypeRunSession, b, asynq.Queue(LaneAgents), asynq.TaskID(taskID), asynq.MaxRetry(0)), nil
+	return asynq.NewTask(TypeRunSession, b, asynq.Queue(LaneAgents), asynq.TaskID(taskID), asynq.MaxRetry(0),
+		asynq.Timeout(MaxTurn)), nil
 }
 
 // TypeDrainMessages delivers the next queued message of a session that rests in needs_input

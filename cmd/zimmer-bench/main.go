@@ -29,6 +29,8 @@ type options struct {
 	seed                             uint64
 	mcpClients                       int
 	mcpDuration                      time.Duration
+	runs                             int    // sessions in the runner load check (0 skips it)
+	redis                            string // the runner load check's Redis
 }
 
 func main() {
@@ -41,6 +43,8 @@ func main() {
 	flag.Uint64Var(&o.seed, "seed", 7, "fleet shape seed")
 	flag.IntVar(&o.mcpClients, "mcp-clients", 8, "concurrent clients in the MCP tools/list run")
 	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of the MCP tools/list run")
+	flag.IntVar(&o.runs, "runner-sessions", 100, "fake-agent sessions through one worker in the runner load check (0 skips it)")
+	flag.StringVar(&o.redis, "redis", envOr("BENCH_REDIS_URL", "redis://127.0.0.1:36379/0"), "the runner load check's Redis (emptied first)")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "zimmer-bench:", err)
@@ -98,7 +102,10 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	if err := mcpOverHTTP(ctx, store, o, out, random); err != nil {
 		return err
 	}
-	return concurrent(ctx, store, o, out)
+	if err := concurrent(ctx, store, o, out); err != nil {
+		return err
+	}
+	return runnerLoad(ctx, store, o, out)
 }
 
 // statementStats collects per-statement latency, to show where a measurement's time goes.

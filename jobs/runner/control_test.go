@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
+
+	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -126,4 +129,26 @@ func TestWorkerMetricsCountRunsAndReadLanes(t *testing.T) {
 func compact(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// A message queued on an idle session is delivered by the drain task as its next turn.
+func TestDrainDeliversAMessageQueuedOnAnIdleSession(t *testing.T) {
+	e := shared(t)
+	id := e.create(t, map[string]any{"prompt": "hi"})
+	e.waitStatus(t, id, session.StatusNeedsInput)
+	status, out := e.do(t, http.MethodPost, "/api/v1/sessions/"+itoa(id)+"/enqueued_messages", map[string]any{"content": "drained later"})
+	if status != http.StatusCreated {
+		t.Fatalf("enqueue: %d %v", status, out)
+	}
+	payload, _ := json.Marshal(jobs.DrainMessages{SessionID: id})
+	// The drain scheduled for it waits jobs.DrainDelay; run one now instead.
+	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(jobs.TypeDrainMessages, payload)); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor(t, id, "the drained turn", 20*time.Second, func(s *session.Session) bool {
+		return s.Status == session.StatusNeedsInput && len(turns(e.transcript(t, id))) == 2
+	})
+	if got := turns(e.transcript(t, id))[1]; !strings.HasPrefix(got["prompt"].(string), "drained later") || got["reason"] != "queued_message" {
+		t.Fatalf("the queued message is the next turn: %v", got)
+	}
 }
