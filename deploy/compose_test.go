@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"gopkg.in/yaml.v3"
@@ -709,11 +710,19 @@ func (s metricSet) has(name string) bool {
 }
 
 // registeredMetrics lists what metrics.New() registers: the Go and process collectors via
-// Gather, and every exported collector field (vecs have no series until first used) via Describe.
+// Gather, and every exported collector field (vecs have no series until first used) via Describe;
+// plus what the worker registers on top (the runner's instruments, used once so they have
+// series, and the queue lanes' collector).
 func registeredMetrics(t *testing.T) metricSet {
 	t.Helper()
 	s := metricSet{plain: map[string]bool{}, aggregate: map[string]bool{}}
 	m := metrics.New()
+	runs := m.RegisterRuns()
+	runs.RunStarted("claude_code")
+	runs.RunFinished("claude_code", "needs_input", time.Second)
+	m.RegisterLaneDepths(func() ([]metrics.LaneDepth, error) {
+		return []metrics.LaneDepth{{Lane: "agents", States: map[string]int{"pending": 0}}}, nil
+	})
 	families, err := m.Registry.Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
