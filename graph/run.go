@@ -87,11 +87,11 @@ func (s *Store) SessionTokenUsage(ctx context.Context, sessionID int64) ([]Token
 	return out, nil
 }
 
-// StaleRunningSessions lists running sessions whose record has not changed since before; a
-// non-empty scope keeps only sessions whose custom_metadata mentions it.
-func (s *Store) StaleRunningSessions(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
+// StaleRunningSessions lists one page of running sessions whose record has not changed since
+// before; a non-empty scope keeps only sessions whose custom_metadata mentions it.
+func (s *Store) StaleRunningSessions(ctx context.Context, before time.Time, scope string, skip, limit int) ([]*session.Session, error) {
 	return s.sessionsBy(ctx, "stale_running_sessions", queries.StaleRunningSessions,
-		map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
+		map[string]any{"before": before.UTC(), "scope": scope, "skip": skip, "limit": limit})
 }
 
 // RecoveryParkedSessions lists sessions parked by a recovery path (paused_by = recovery) that

@@ -55,28 +55,46 @@ func (sc SweepScope) limit() int {
 	return 100
 }
 
-// FindOrphans lists running sessions in scope unchanged for grace whose run alive reports dead.
+// maxSweepPages bounds how many pages of stale running sessions one sweep reads.
+const maxSweepPages = 20
+
+// FindOrphans lists up to a page of running sessions in scope, unchanged for grace, whose run
+// alive reports dead. It reads page after page of stale sessions (a long healthy turn is stale
+// too, and alive), so live sessions never hide orphans behind them.
 func (s *Service) FindOrphans(ctx context.Context, grace time.Duration, scope SweepScope, alive func(context.Context, string) (bool, error)) ([]Orphan, error) {
-	stale, err := s.store.StaleRunningSessions(ctx, s.now().Add(-grace), scope.Text, scope.limit())
-	if err != nil {
-		return nil, err
-	}
 	var out []Orphan
-	for _, sess := range stale {
-		if sess.RunningJobID == nil {
-			out = append(out, Orphan{Session: sess, Why: "no job owns it"})
-			continue
-		}
-		ok, err := alive(ctx, *sess.RunningJobID)
+	before := s.now().Add(-grace)
+	for page := 0; page < maxSweepPages && len(out) < scope.limit(); page++ {
+		stale, err := s.store.StaleRunningSessions(ctx, before, scope.Text, page*scope.limit(), scope.limit())
 		if err != nil {
-			return nil, fmt.Errorf("is run %s of session %d alive: %w", *sess.RunningJobID, sess.ID, err)
+			return nil, err
 		}
-		if !ok {
-			out = append(out, Orphan{Session: sess, JobID: *sess.RunningJobID,
-				Why: fmt.Sprintf("its job %s is neither queued nor held by a live worker", *sess.RunningJobID)})
+		for _, sess := range stale {
+			o, dead, err := orphaned(ctx, sess, alive)
+			if err != nil {
+				return nil, err
+			}
+			if dead {
+				out = append(out, o)
+			}
+		}
+		if len(stale) < scope.limit() {
+			break
 		}
 	}
 	return out, nil
+}
+
+func orphaned(ctx context.Context, sess *session.Session, alive func(context.Context, string) (bool, error)) (Orphan, bool, error) {
+	if sess.RunningJobID == nil {
+		return Orphan{Session: sess, Why: "no job owns it"}, true, nil
+	}
+	ok, err := alive(ctx, *sess.RunningJobID)
+	if err != nil {
+		return Orphan{}, false, fmt.Errorf("is run %s of session %d alive: %w", *sess.RunningJobID, sess.ID, err)
+	}
+	return Orphan{Session: sess, JobID: *sess.RunningJobID,
+		Why: fmt.Sprintf("its job %s is neither queued nor held by a live worker", *sess.RunningJobID)}, !ok, nil
 }
 
 // ParkOrphan parks an orphan for recovery, unless it left running or changed hands since it
@@ -110,6 +128,9 @@ func (s *Service) ContinueRecovered(ctx context.Context, scope SweepScope) (Reco
 	var out Recovered
 	var errs []error
 	for _, sess := range parked {
+		if ctx.Err() != nil { // the worker is stopping: the next sweep takes the rest
+			break
+		}
 		continued, abandoned, err := s.continueRecovered(ctx, sess.ID)
 		if err != nil {
 			errs = append(errs, err)

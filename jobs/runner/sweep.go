@@ -21,6 +21,9 @@ func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	var errs []error
 	parked := 0
 	for _, o := range orphans {
+		if ctx.Err() != nil { // the worker is stopping: the next sweep takes the rest
+			return ctx.Err()
+		}
 		r.killLeftover(o.Session.Metadata, r.workspaceRoot(o.Session.ID))
 		err := r.ops.ParkOrphan(ctx, o)
 		switch {

@@ -70,7 +70,7 @@ func (t *turn) prepare(ctx, work context.Context) error {
 	t.ws = ws
 	setup := orchestrator.Setup{ClonePath: ws.clone, WorkDir: ws.workDir, TranscriptPath: t.r.transcriptPath(t.sess.ID)}
 	if fresh || metaString(t.sess.Metadata, orchestrator.MetaConfigPath) == "" {
-		cfg, err := t.writeConfig()
+		cfg, err := t.writeConfig(work)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (t *turn) prepare(ctx, work context.Context) error {
 	return nil
 }
 
-func (t *turn) writeConfig() (catalog.RuntimeConfig, error) {
+func (t *turn) writeConfig(ctx context.Context) (catalog.RuntimeConfig, error) {
 	root, _ := t.sess.Metadata["agent_root_key"].(string)
 	cfg, err := t.r.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
 		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
@@ -102,7 +102,7 @@ func (t *turn) writeConfig() (catalog.RuntimeConfig, error) {
 		return cfg, fmt.Errorf("write the MCP config: %w", err)
 	}
 	for _, w := range cfg.Warnings {
-		t.r.ops.AppendTimeline(context.Background(), t.sess.ID, graph.LogWarning, w)
+		t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogWarning, w)
 	}
 	return cfg, nil
 }
@@ -170,8 +170,18 @@ func (t *turn) monitor(ctx, work context.Context) string {
 }
 
 // lost says why the turn no longer owns the session ("" while it does): an interrupt or a
-// restart handed it to another job, a human paused or archived it, or it was deleted.
+// restart handed it to another job, a human paused or archived it, or it was deleted. A loss
+// is confirmed by a second read: Neo4j's read-committed reads can catch a concurrent write of
+// the session half-applied, and a healthy turn must not be killed for that.
 func (t *turn) lost(ctx context.Context) string {
+	if t.lostOnce(ctx) == "" {
+		return ""
+	}
+	time.Sleep(t.r.opt.Tick / 5)
+	return t.lostOnce(ctx)
+}
+
+func (t *turn) lostOnce(ctx context.Context) string {
 	cur, err := t.r.ops.Get(ctx, strconv.FormatInt(t.sess.ID, 10))
 	switch {
 	case errors.Is(err, orchestrator.ErrNotFound):
