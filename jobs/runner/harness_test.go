@@ -42,6 +42,7 @@ const (
 const apiKey = "runner-test-key-0123456789abcdef"
 
 var (
+	tmpRoot   string // removed when the tests end; the shared environment's data lives here
 	fakeAgent string // the built fake CLI
 	repoURL   string // file:// URL of a local git repository with a sub/ directory
 	catDir    string // the test catalog
@@ -63,6 +64,12 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "runner tests:", err)
 			return 1
 		}
+		tmpRoot = dir
+		defer func() {
+			if sharedEnv != nil {
+				sharedEnv.stop() // before its data directory goes
+			}
+		}()
 		return m.Run()
 	}()
 	os.Exit(code)
@@ -185,7 +192,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	if e.dataDir == "" {
 		e.dataDir = t.TempDir()
 		if !cleanup { // the shared environment outlives the test that made it
-			e.dataDir, _ = os.MkdirTemp("", "zimmer-runner-shared-")
+			e.dataDir, _ = os.MkdirTemp(tmpRoot, "shared-")
 		}
 	}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
