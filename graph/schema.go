@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -15,11 +16,11 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	stmts := queries.SchemaStatements()
 	for _, stmt := range stmts {
 		// Schema commands cannot share a transaction with anything else: one auto-commit each.
-		if _, err := neo4j.ExecuteQuery(ctx, s.driver, stmt, nil, neo4j.EagerResultTransformer); err != nil {
+		if _, err := neo4j.ExecuteQuery(ctx, s.driver, stmt, nil, neo4j.EagerResultTransformer); err != nil && !lostSchemaRace(err) {
 			return 0, fmt.Errorf("migrate %q: %w", stmt, err)
 		}
 	}
-	if _, err := neo4j.ExecuteQuery(ctx, s.driver, "CALL db.awaitIndexes(60)", nil, neo4j.EagerResultTransformer); err != nil {
+	if _, err := neo4j.ExecuteQuery(ctx, s.driver, queries.AwaitIndexes, nil, neo4j.EagerResultTransformer); err != nil {
 		return 0, fmt.Errorf("migrate: wait for indexes: %w", err)
 	}
 	_, err := write(ctx, s, "ensure_counters", func(tx txn) (struct{}, error) {
@@ -35,4 +36,21 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
 	return len(stmts) + 2, nil
+}
+
+// lostSchemaRace reports the error a schema command gets when another process created the same
+// rule between its IF NOT EXISTS check and its own write (two processes migrating one fresh
+// database at once): the rule exists, which is all the migration wanted.
+func lostSchemaRace(err error) bool {
+	var ne *neo4j.Neo4jError
+	if !errors.As(err, &ne) {
+		return false
+	}
+	switch ne.Code {
+	case "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+		"Neo.ClientError.Schema.IndexAlreadyExists",
+		"Neo.ClientError.Schema.ConstraintAlreadyExists":
+		return true
+	}
+	return false
 }

@@ -184,3 +184,8 @@ var ImportEdges string
 //
 //go:embed lineage_edges.cypher
 var LineageEdges string
+
+// AwaitIndexes waits for new indexes to come online.
+//
+//go:embed await_indexes.cypher
+var AwaitIndexes string
