@@ -41,7 +41,7 @@ func main() {
 	flag.IntVar(&o.acts, "acts", 10_000, "uncle-edge acts in the acyclicity run")
 	flag.StringVar(&o.uri, "neo4j", envOr("BENCH_NEO4J_URI", "bolt://127.0.0.1:37687"), "the benchmark's Neo4j")
 	flag.Uint64Var(&o.seed, "seed", 7, "fleet shape seed")
-	flag.IntVar(&o.mcpClients, "mcp-clients", 8, "concurrent clients in the MCP tools/list run")
+	flag.IntVar(&o.mcpClients, "mcp-clients", 16, "concurrent clients in the MCP tools/list run")
 	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of the MCP tools/list run")
 	flag.IntVar(&o.runs, "runner-sessions", 100, "fake-agent sessions through one worker in the runner load check (0 skips it)")
 	flag.StringVar(&o.redis, "redis", envOr("BENCH_REDIS_URL", "redis://127.0.0.1:36379/0"), "the runner load check's Redis (emptied first)")
