@@ -149,12 +149,13 @@ func (h *humans) post(t *testing.T, path string, form url.Values) page {
 	return h.request(t, http.MethodPost, path, form, "Origin", h.srv.URL, "Sec-Fetch-Site", "same-origin")
 }
 
-// postJSON calls the REST API with the fleet's key.
+// postJSON calls the REST API (or /mcp) with the fleet's key.
 func (h *humans) postJSON(t *testing.T, method, path string, body any) (int, map[string]any) {
 	t.Helper()
 	data, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, h.srv.URL+path, strings.NewReader(string(data)))
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json") // what /mcp requires; REST ignores it
 	req.Header.Set("X-API-Key", apiKey)
 	resp, err := h.client.Do(req)
 	if err != nil {

@@ -25,8 +25,7 @@ import (
 
 // H3: a human message, once recorded, is never changed or removed by any surface. Two proofs:
 // statically, no Cypher statement can do it (every statement Zimmer runs lives in queries/);
-// dynamically, no HTTP route does it. The MCP endpoint does not exist yet: when its tools land,
-// they must be added to the dynamic sweep below.
+// dynamically, no HTTP route and no MCP tool (every action of every tool, on every surface) does it.
 
 const (
 	insertFile = "insert_human_message.cypher" // the one statement that creates a human message
@@ -311,9 +310,131 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 			_ = s.check(t, false)
 		})
 	}
+	// MCP last: its archive and delete-like actions may leave the target unusable for others.
+	surfaces := []string{
+		"/mcp?tool_groups=sessions,notifications,triggers,health,gate_decisions,work_backlog",
+		fmt.Sprintf("/mcp?tool_groups=self_session&session_id=%d", s.target.ID),
+	}
+	ran := 0
+	for _, surface := range surfaces {
+		for _, call := range s.mcpCalls(t, surface, forged) {
+			t.Run("MCP "+surface+" "+call.name, func(t *testing.T) {
+				status, out := s.h.postJSON(t, http.MethodPost, surface, map[string]any{"jsonrpc": "2.0", "id": 1,
+					"method": "tools/call", "params": map[string]any{"name": call.tool, "arguments": call.args}})
+				if status != http.StatusOK || out["error"] != nil {
+					t.Fatalf("%d %v: a tool call must reach the tool", status, out)
+				}
+				if result, _ := out["result"].(map[string]any); result["isError"] != true {
+					ran++
+				}
+				_ = s.check(t, false)
+			})
+		}
+	}
+	// Refusals prove nothing: most calls must have done their work for the sweep to mean anything.
+	if ran < 40 {
+		t.Fatalf("only %d MCP calls succeeded; give the tools plausible arguments", ran)
+	}
+	t.Logf("%d MCP calls succeeded without touching the record", ran)
 }
 
-// readsTranscript: routes that need the session to have run (no worker runs in these tests).
+// mcpCall is one tools/call the sweep makes.
+type mcpCall struct {
+	name, tool string
+	args       map[string]any
+}
+
+// mcpCalls lists, for every tool a surface offers, one call per value of its action enum (one
+// call when it has none), with plausible arguments built from the tool's own input schema.
+func (s *sweep) mcpCalls(t *testing.T, surface, forged string) []mcpCall {
+	t.Helper()
+	status, out := s.h.postJSON(t, http.MethodPost, surface, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+	if status != http.StatusOK {
+		t.Fatalf("tools/list on %s: %d %v", surface, status, out)
+	}
+	var calls []mcpCall
+	for _, raw := range out["result"].(map[string]any)["tools"].([]any) {
+		tool := raw.(map[string]any)
+		name := tool["name"].(string)
+		props, _ := tool["inputSchema"].(map[string]any)["properties"].(map[string]any)
+		actions := []any{nil}
+		if a, ok := props["action"].(map[string]any); ok {
+			if enum, ok := a["enum"].([]any); ok {
+				actions = enum
+			}
+		}
+		for _, action := range actions {
+			args := map[string]any{}
+			for prop, schema := range props {
+				args[prop] = s.plausible(t, prop, schema.(map[string]any), forged)
+			}
+			label := name
+			if action != nil {
+				args["action"] = action
+				label += " " + fmt.Sprint(action)
+			}
+			calls = append(calls, mcpCall{name: label, tool: name, args: args})
+		}
+	}
+	if len(calls) == 0 {
+		t.Fatalf("%s offers no tools", surface)
+	}
+	return calls
+}
+
+// plausible is a value of the schema's type (and within its minimum) that names the sweep's
+// sessions where a session is meant, so each call reaches its tool's logic rather than failing
+// validation.
+func (s *sweep) plausible(t *testing.T, prop string, schema map[string]any, forged string) any {
+	if enum, ok := schema["enum"].([]any); ok && len(enum) > 0 {
+		return enum[0]
+	}
+	sessionish := prop == "id" || strings.HasSuffix(prop, "session_id")
+	id := s.target.ID
+	if prop == "acting_session_id" || prop == "uncle_session_id" {
+		id, _ = strconv.ParseInt(forged, 10, 64)
+	}
+	switch typeOf(schema) {
+	case "integer", "number":
+		switch {
+		case sessionish:
+			return id
+		case prop == "message_id":
+			return s.queued(t)
+		case prop == "category_id":
+			return nil
+		}
+		if low, ok := schema["minimum"].(float64); ok {
+			return low
+		}
+		return 1
+	case "boolean":
+		return prop == "force"
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	}
+	if sessionish {
+		return strconv.FormatInt(id, 10)
+	}
+	return "sent by an agent"
+}
+
+// typeOf is a schema's type, the first that is not "null" when it lists several.
+func typeOf(schema map[string]any) string {
+	switch ty := schema["type"].(type) {
+	case string:
+		return ty
+	case []any:
+		for _, v := range ty {
+			if v != "null" {
+				return fmt.Sprint(v)
+			}
+		}
+	}
+	return "string"
+}// readsTranscript: routes that need the session to have run (no worker runs in these tests).
 func readsTranscript(path string) bool {
 	return strings.HasSuffix(path, "/fork") || strings.HasSuffix(path, "/refresh") || strings.HasSuffix(path, "/transcript")
 }
