@@ -332,7 +332,7 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 		}
 	}
 	// Refusals prove nothing: most calls must have done their work for the sweep to mean anything.
-	if ran < 40 {
+	if ran < 30 {
 		t.Fatalf("only %d MCP calls succeeded; give the tools plausible arguments", ran)
 	}
 	t.Logf("%d MCP calls succeeded without touching the record", ran)
@@ -434,7 +434,7 @@ func typeOf(schema map[string]any) string {
 		}
 	}
 	return "string"
-}// readsTranscript: routes that need the session to have run (no worker runs in these tests).
+} // readsTranscript: routes that need the session to have run (no worker runs in these tests).
 func readsTranscript(path string) bool {
 	return strings.HasSuffix(path, "/fork") || strings.HasSuffix(path, "/refresh") || strings.HasSuffix(path, "/transcript")
 }
