@@ -12,14 +12,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/rest"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/metrics"
-	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 )
 
 const apiKey = "test-key-0123456789abcdef"
@@ -40,20 +39,10 @@ func setup(t *testing.T) *env {
 
 func setupWithRedis(t *testing.T, redisURL string) *env {
 	t.Helper()
-	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { queue.Close() })
-	cat, err := catalog.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger()})
-	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{"another-key-0123456789", apiKey}}))
+	o := orchestratortest.New(t, orchestratortest.Options{RedisURL: redisURL})
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{"another-key-0123456789", apiKey}}))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, store: store, queue: queue}
+	return &env{srv: srv, store: o.Store, queue: o.Queue}
 }
 
 type response struct {

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,15 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/slack"
 	"github.com/zimmerhq/zimmer/handlers/web"
-	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/metrics"
-	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -56,25 +55,15 @@ type humansOpts struct {
 
 func setupHumans(t *testing.T, o humansOpts) *humans {
 	t.Helper()
-	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(graphtest.RedisURL(humansRedisDB))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { queue.Close() })
-	cat, err := catalog.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := metrics.New()
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger(),
-		Observer: m, AdminUser: cmpOr(o.admin, defaultAdmin)})
-	d := handlers.Deps{Ops: ops, Metrics: m, Log: graphtest.Logger(), APIKeys: []string{apiKey}}
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin)})
+	store := e.Store
+	d := handlers.Deps{Ops: e.Ops, Metrics: m, Log: graphtest.Logger(), APIKeys: []string{apiKey}}
 	if !o.noWeb {
-		d.Web = web.Config{User: cmpOr(o.webUser, webUser), Password: cmpOr(o.webPass, webPassword)}
+		d.Web = web.Config{User: cmp.Or(o.webUser, webUser), Password: cmp.Or(o.webPass, webPassword)}
 	}
 	if !o.noSlack {
-		d.SlackSigningSecret = cmpOr(o.slackSec, slackSecret)
+		d.SlackSigningSecret = cmp.Or(o.slackSec, slackSecret)
 	}
 	srv := httptest.NewServer(handlers.New(d))
 	t.Cleanup(srv.Close)
@@ -82,13 +71,6 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 		return http.ErrUseLastResponse // tests look at the 303 itself
 	}}
 	return &humans{srv: srv, store: store, metrics: m, client: client}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 type page struct {

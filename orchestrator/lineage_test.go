@@ -9,12 +9,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/lineage"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -23,17 +22,8 @@ const redisDB = 4
 
 func setup(t *testing.T) (*orchestrator.Service, *graph.Store) {
 	t.Helper()
-	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(graphtest.RedisURL(redisDB))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { queue.Close() })
-	cat, err := catalog.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger()}), store
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	return e.Ops, e.Store
 }
 
 // fleet builds sessions from a spec like "1>2 1>3" (spawn edges) and returns name → id.

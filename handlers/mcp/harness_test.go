@@ -9,13 +9,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 )
 
 const apiKey = "mcp-test-key-0123456789abcdef"
@@ -32,20 +32,10 @@ type env struct {
 
 func setup(t *testing.T) *env {
 	t.Helper()
-	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(graphtest.RedisURL(redisDB))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { queue.Close() })
-	cat, err := catalog.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: graphtest.Logger()})
-	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{apiKey}}))
+	o := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{apiKey}}))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, store: store, queue: queue, ops: ops}
+	return &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops}
 }
 
 // reply is one raw HTTP exchange with /mcp.

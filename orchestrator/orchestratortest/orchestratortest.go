@@ -1,0 +1,57 @@
+// Package orchestratortest builds the shared operations on the real test Neo4j and Redis that
+// `make test` starts, for every package whose tests drive operations or a whole server.
+package orchestratortest
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// Options choose the queue and what the service is built with; zero values are the defaults.
+type Options struct {
+	RedisDB    int    // the calling package's own Redis database (each package its own)
+	RedisURL   string // overrides RedisDB: a Redis of the test's own
+	CatalogDir string // "" is the built-in catalog
+	AdminUser  string
+	Observer   orchestrator.Observer
+	Log        *slog.Logger // nil discards (graphtest.Logger)
+}
+
+// Env is a service with the store and queue under it.
+type Env struct {
+	Ops   *orchestrator.Service
+	Store *graph.Store
+	Queue *jobs.Queue
+}
+
+// New builds the service; the queue is closed when the test ends.
+func New(t testing.TB, o Options) Env {
+	t.Helper()
+	store := graphtest.Store(t)
+	url := o.RedisURL
+	if url == "" {
+		url = graphtest.RedisURL(o.RedisDB)
+	}
+	queue, err := jobs.OpenQueue(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { queue.Close() })
+	cat, err := catalog.Load(o.CatalogDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := o.Log
+	if log == nil {
+		log = graphtest.Logger()
+	}
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
+		Observer: o.Observer, AdminUser: o.AdminUser})
+	return Env{Ops: ops, Store: store, Queue: queue}
+}
