@@ -36,32 +36,9 @@ func (f SearchFilter) params() map[string]any {
 
 // SearchSessions returns one page of matches and the total count of the filter.
 func (s *Store) SearchSessions(ctx context.Context, f SearchFilter, skip, limit int) ([]*session.Session, int, error) {
-	type page struct {
-		sessions []*session.Session
-		total    int
-	}
-	out, err := read(ctx, s, "search_sessions", func(tx txn) (page, error) {
-		p := f.params()
-		p["skip"], p["limit"] = skip, limit
-		rec, err := tx.single("search_sessions", queries.SearchSessions, p)
-		if err != nil {
-			return page{}, err
-		}
-		total, _, err := neo4j.GetRecordValue[int64](rec, "total")
-		if err != nil {
-			return page{}, err
-		}
-		nodes, _, err := neo4j.GetRecordValue[[]any](rec, "sessions")
-		if err != nil {
-			return page{}, err
-		}
-		list, err := nodeSessions(nodes)
-		return page{list, int(total)}, err
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("search sessions: %w", err)
-	}
-	return out.sessions, out.total, nil
+	p := f.params()
+	p["skip"], p["limit"] = skip, limit
+	return s.sessionPage(ctx, "search_sessions", queries.SearchSessions, p)
 }
 
 // Scanned is one candidate of a content scan and whether its title or JSON columns matched.

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -259,16 +258,21 @@ type SessionFilter struct {
 
 // ListSessions returns one page of sessions, newest first, and the filter's total count.
 func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]*session.Session, int, error) {
+	return s.sessionPage(ctx, "list_sessions", queries.ListSessions, map[string]any{
+		"status": f.Status, "agent_runtime": f.AgentRuntime, "genesis": f.Genesis,
+		"priority_class": f.PriorityClass, "show_archived": f.ShowArchived,
+		"skip": (f.Page - 1) * f.PerPage, "limit": f.PerPage, "spot_geneses": session.GenesesOfClass(session.ClassSpot),
+	})
+}
+
+// sessionPage runs a listing statement that returns one row {total, sessions}.
+func (s *Store) sessionPage(ctx context.Context, name, cypher string, params map[string]any) ([]*session.Session, int, error) {
 	type page struct {
 		sessions []*session.Session
 		total    int
 	}
-	out, err := read(ctx, s, "list_sessions", func(tx txn) (page, error) {
-		rec, err := tx.single("list_sessions", queries.ListSessions, map[string]any{
-			"status": f.Status, "agent_runtime": f.AgentRuntime, "genesis": f.Genesis,
-			"priority_class": f.PriorityClass, "show_archived": f.ShowArchived,
-			"skip": (f.Page - 1) * f.PerPage, "limit": f.PerPage, "spot_geneses": session.GenesesOfClass(session.ClassSpot),
-		})
+	out, err := read(ctx, s, name, func(tx txn) (page, error) {
+		rec, err := tx.single(name, cypher, params)
 		if err != nil {
 			return page{}, err
 		}
@@ -280,22 +284,11 @@ func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]*session.S
 		if err != nil {
 			return page{}, err
 		}
-		p := page{total: int(total)}
-		for _, n := range nodes {
-			node, ok := n.(neo4j.Node)
-			if !ok {
-				return page{}, errors.New("list_sessions: row is not a node")
-			}
-			sess, err := nodeSession(node.Props)
-			if err != nil {
-				return page{}, err
-			}
-			p.sessions = append(p.sessions, sess)
-		}
-		return p, nil
+		list, err := nodeSessions(nodes)
+		return page{list, int(total)}, err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("list sessions: %w", err)
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
 	return out.sessions, out.total, nil
 }
