@@ -94,6 +94,13 @@ func (s *Store) StaleRunningSessions(ctx context.Context, before time.Time, scop
 		map[string]any{"before": before.UTC(), "scope": scope, "skip": skip, "limit": limit})
 }
 
+// StaleWaitingStarts lists waiting sessions with a recorded start job, a prompt and a runtime
+// that never started, unchanged since before; scope as for StaleRunningSessions.
+func (s *Store) StaleWaitingStarts(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "stale_waiting_starts", queries.StaleWaitingStarts,
+		map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
+}
+
 // RecoveryParkedSessions lists sessions parked by a recovery path (paused_by = recovery) that
 // rest in needs_input or waiting; scope as for StaleRunningSessions.
 func (s *Store) RecoveryParkedSessions(ctx context.Context, scope string, limit int) ([]*session.Session, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -207,4 +208,77 @@ func recoveryPrompt(u *session.Session) string {
 		return SystemRecoveryPrompt
 	}
 	return deref(u.Prompt, "")
+}
+
+// Rule 4, a start that never ran: a waiting session with a prompt whose runtime never started,
+// unchanged for the grace period, whose recorded start job is not alive (its worker died before
+// claiming it, or the job failed before the claim and Asynq does not retry agent runs), is
+// queued again under a fresh task id, which alone may claim it. After MaxRecoveryAttempts such
+// requeues the session fails, saying so, instead of waiting forever.
+
+// RequeueStrandedStarts applies rule 4 to the sessions in scope and reports how many it queued
+// again.
+func (s *Service) RequeueStrandedStarts(ctx context.Context, grace time.Duration, scope SweepScope, alive func(context.Context, string) (bool, error)) (int, error) {
+	stale, err := s.store.StaleWaitingStarts(ctx, s.now().Add(-grace), scope.Text, scope.limit())
+	if err != nil {
+		return 0, err
+	}
+	requeued := 0
+	var errs []error
+	for _, sess := range stale {
+		ok, err := alive(ctx, *sess.JobID)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("is start %s of session %d alive: %w", *sess.JobID, sess.ID, err))
+			continue
+		}
+		if ok {
+			continue
+		}
+		again, err := s.requeueStart(ctx, sess.ID, *sess.JobID)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if again {
+			requeued++
+		}
+	}
+	return requeued, errors.Join(errs...)
+}
+
+// MetaStartRequeues counts how often a session's lost first run was queued again.
+const MetaStartRequeues = "interrupted_start_requeue_count"
+
+func (s *Service) requeueStart(ctx context.Context, id int64, lost string) (bool, error) {
+	taskID := "session-" + sessionKey(id) + "-start-" + rand.Text() // drawn outside the retried transaction
+	failed := false
+	sess, err := s.store.UpdateSession(ctx, sessionKey(id), func(u *session.Session) error {
+		failed = false
+		if u.Status != session.StatusWaiting || deref(u.JobID, "") != lost || u.Metadata[MetaRuntimeStarted] == true {
+			return ErrNotOwner // claimed, changed or started since it was found
+		}
+		attempts := metaInt(u.Metadata, MetaStartRequeues)
+		if attempts >= MaxRecoveryAttempts {
+			failed = true
+			u.Metadata["failure_reason"] = fmt.Sprintf("Session never started: its start job was lost %d times", attempts+1)
+			return applyEvent(u, session.EventFail, "Cannot fail")
+		}
+		u.Metadata[MetaStartRequeues] = attempts + 1
+		u.JobID = &taskID
+		return nil
+	})
+	if errors.Is(err, ErrNotOwner) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("requeue start of session %d: %w", id, err)
+	}
+	if failed {
+		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Start job %s was lost and the start budget (%d) is spent; the session failed", lost, MaxRecoveryAttempts))
+		return false, nil
+	}
+	if _, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: id, Prompt: deref(sess.Prompt, ""), Reason: "start"}, taskID); err != nil {
+		return false, fmt.Errorf("requeue start of session %d: %w", id, err) // the next sweep tries again
+	}
+	s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Start job %s was lost before it ran; queued again as %s", lost, taskID))
+	return true, nil
 }

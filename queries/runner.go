@@ -23,3 +23,8 @@ var StaleRunningSessions string
 //
 //go:embed recovery_parked_sessions.cypher
 var RecoveryParkedSessions string
+
+// StaleWaitingStarts finds waiting sessions whose first run may be lost.
+//
+//go:embed stale_waiting_starts.cypher
+var StaleWaitingStarts string

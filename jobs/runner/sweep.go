@@ -10,9 +10,9 @@ import (
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
 
-// HandleSweep is the periodic orphan sweep (see orchestrator/sweep.go for the rule): it parks
+// HandleSweep is the periodic orphan sweep (see orchestrator/sweep.go for the rules): it parks
 // running sessions whose run died — first ending the agent process the dead worker left on this
-// host — then continues every session parked for recovery.
+// host — continues every session parked for recovery, and queues again first runs that were lost.
 func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	orphans, err := r.ops.FindOrphans(ctx, r.opt.SweepGrace, r.scope(), r.queue.RunAlive)
 	if err != nil {
@@ -38,8 +38,12 @@ func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if parked+rec.Continued+rec.Abandoned > 0 {
-		r.log.Info("orphan sweep", "parked", parked, "continued", rec.Continued, "abandoned", rec.Abandoned)
+	requeued, err := r.ops.RequeueStrandedStarts(ctx, r.opt.SweepGrace, r.scope(), r.queue.RunAlive)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if parked+rec.Continued+rec.Abandoned+requeued > 0 {
+		r.log.Info("orphan sweep", "parked", parked, "continued", rec.Continued, "abandoned", rec.Abandoned, "starts_requeued", requeued)
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,87 @@
+package orchestrator_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// strandedStart makes a session that waits for a first run whose job no queue holds, last
+// changed an hour ago, labelled so only this test's sweep sees it.
+func strandedStart(t *testing.T, e orchestratortest.Env, label string, edit func(*session.Session)) *session.Session {
+	t.Helper()
+	return graphtest.Session(t, e.Store, func(d *session.Session) {
+		prompt, lost := "build it", "session-lost-start-"+label
+		d.Prompt, d.JobID = &prompt, &lost
+		d.CustomMetadata["sweep_label"] = label
+		d.CreatedAt, d.UpdatedAt = time.Now().Add(-time.Hour), time.Now().Add(-time.Hour)
+		if edit != nil {
+			edit(d)
+		}
+	})
+}
+
+func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	ctx := context.Background()
+	dead := func(context.Context, string) (bool, error) { return false, nil }
+	tests := []struct {
+		name    string
+		edit    func(*session.Session)
+		alive   bool
+		requeue bool
+	}{
+		{name: "a lost start is queued again", requeue: true},
+		{name: "a start still in the queue is left alone", alive: true},
+		{name: "a session whose runtime already started is not a lost start",
+			edit: func(d *session.Session) { d.Metadata[orchestrator.MetaRuntimeStarted] = true }},
+		{name: "a session parked by a human is left alone", edit: func(d *session.Session) { d.Metadata["paused_by"] = "user" }},
+		{name: "a session changed within the grace period is left alone",
+			edit: func(d *session.Session) { d.UpdatedAt = time.Now() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			label := graphtest.Unique(t, "stranded")
+			s := strandedStart(t, e, label, tt.edit)
+			alive := func(context.Context, string) (bool, error) { return tt.alive, nil }
+			n, err := e.Ops.RequeueStrandedStarts(ctx, time.Minute, orchestrator.SweepScope{Text: label}, alive)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := e.Store.GetSession(ctx, fmt.Sprint(s.ID))
+			if (n == 1) != tt.requeue || (*got.JobID != *s.JobID) != tt.requeue {
+				t.Fatalf("requeued %d, job %s → %s; want requeued=%v", n, *s.JobID, *got.JobID, tt.requeue)
+			}
+			if !tt.requeue {
+				return
+			}
+			queued, err := e.Queue.TaskQueued(ctx, jobs.LaneAgents, *got.JobID)
+			if err != nil || !queued || got.Status != session.StatusWaiting {
+				t.Fatalf("the new start must wait in the agents lane: queued=%v err=%v status=%s", queued, err, got.Status)
+			}
+			logs, _ := e.Store.Logs(ctx, s.ID, "", 0, 10)
+			if len(logs) != 1 || !strings.Contains(logs[0].Content, "was lost before it ran; queued again as "+*got.JobID) {
+				t.Fatalf("timeline %v", logs)
+			}
+		})
+	}
+	t.Run("after the start budget the session fails instead of waiting forever", func(t *testing.T) {
+		label := graphtest.Unique(t, "stranded")
+		s := strandedStart(t, e, label, func(d *session.Session) { d.Metadata[orchestrator.MetaStartRequeues] = orchestrator.MaxRecoveryAttempts })
+		if n, err := e.Ops.RequeueStrandedStarts(ctx, time.Minute, orchestrator.SweepScope{Text: label}, dead); err != nil || n != 0 {
+			t.Fatalf("requeued %d, err %v", n, err)
+		}
+		got, _ := e.Store.GetSession(ctx, fmt.Sprint(s.ID))
+		if got.Status != session.StatusFailed || !strings.HasPrefix(fmt.Sprint(got.Metadata["failure_reason"]), "Session never started") {
+			t.Fatalf("status %s, failure_reason %v", got.Status, got.Metadata["failure_reason"])
+		}
+	})
+}
