@@ -75,7 +75,9 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 	}
 	t.Run("after the start budget the session fails instead of waiting forever", func(t *testing.T) {
 		label := graphtest.Unique(t, "stranded")
-		s := strandedStart(t, e, label, func(d *session.Session) { d.Metadata[orchestrator.MetaStartRequeues] = orchestrator.MaxRecoveryAttempts })
+		s := strandedStart(t, e, label, func(d *session.Session) {
+			d.Metadata[orchestrator.MetaStartRequeues] = orchestrator.MaxRecoveryAttempts
+		})
 		if n, err := e.Ops.RequeueStrandedStarts(ctx, time.Minute, orchestrator.SweepScope{Text: label}, dead); err != nil || n != 0 {
 			t.Fatalf("requeued %d, err %v", n, err)
 		}
