@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -29,24 +28,24 @@ func renderMessage(m *orchestrator.Message) messageJSON {
 		Status: m.Status, Origin: m.Origin, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
 }
 
-var errNoMessage = &requestError{http.StatusNotFound, "Not Found", []string{"Enqueued message not found"}}
-
-// messageErr names the missing record: an unknown message under a known session is not a
-// missing session.
-func messageErr(err error) error {
-	if errors.Is(err, orchestrator.ErrMessageNotFound) {
-		return errNoMessage
-	}
-	return err
-}
-
-// messageID reads :message_id; anything but a positive integer cannot name a message.
+// messageID reads :message_id; anything but a positive integer cannot name a message, so it is
+// the same 404 as an unknown one (the error table maps ErrMessageNotFound).
 func messageID(c *gin.Context) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("message_id"), 10, 64)
 	if err != nil || id < 1 {
-		return 0, errNoMessage
+		return 0, orchestrator.ErrMessageNotFound
 	}
 	return id, nil
+}
+
+// messageRequest reads :message_id and the JSON body, for the routes that take both.
+func messageRequest(c *gin.Context) (int64, *body, error) {
+	id, err := messageID(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	b, err := readBody(c.Request)
+	return id, b, err
 }
 
 func (h *Handler) followUp(c *gin.Context) error {
@@ -63,7 +62,7 @@ func (h *Handler) followUp(c *gin.Context) error {
 	p.ForceImmediate = force != nil && *force
 	out, err := h.ops.FollowUp(c.Request.Context(), c.Param("id"), p)
 	if err != nil {
-		return messageErr(err)
+		return err
 	}
 	switch out.Outcome {
 	case orchestrator.FollowUpQueued:
@@ -103,7 +102,7 @@ func (h *Handler) showMessage(c *gin.Context) error {
 	}
 	m, err := h.ops.GetMessage(c.Request.Context(), c.Param("id"), id)
 	if err != nil {
-		return messageErr(err)
+		return err
 	}
 	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
 	return nil
@@ -128,11 +127,7 @@ func (h *Handler) createMessage(c *gin.Context) error {
 }
 
 func (h *Handler) updateMessage(c *gin.Context) error {
-	id, err := messageID(c)
-	if err != nil {
-		return err
-	}
-	b, err := readBody(c.Request)
+	id, b, err := messageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -142,7 +137,7 @@ func (h *Handler) updateMessage(c *gin.Context) error {
 	}
 	m, err := h.ops.UpdateMessage(c.Request.Context(), c.Param("id"), id, p)
 	if err != nil {
-		return messageErr(err)
+		return err
 	}
 	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
 	return nil
@@ -154,18 +149,14 @@ func (h *Handler) deleteMessage(c *gin.Context) error {
 		return err
 	}
 	if err := h.ops.DeleteMessage(c.Request.Context(), c.Param("id"), id); err != nil {
-		return messageErr(err)
+		return err
 	}
 	c.Status(http.StatusNoContent)
 	return nil
 }
 
 func (h *Handler) reorderMessage(c *gin.Context) error {
-	id, err := messageID(c)
-	if err != nil {
-		return err
-	}
-	b, err := readBody(c.Request)
+	id, b, err := messageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -175,24 +166,20 @@ func (h *Handler) reorderMessage(c *gin.Context) error {
 	}
 	m, err := h.ops.ReorderMessage(c.Request.Context(), c.Param("id"), id, *position)
 	if err != nil {
-		return messageErr(err)
+		return err
 	}
 	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
 	return nil
 }
 
 func (h *Handler) interruptMessage(c *gin.Context) error {
-	id, err := messageID(c)
-	if err != nil {
-		return err
-	}
-	b, err := readBody(c.Request)
+	id, b, err := messageRequest(c)
 	if err != nil {
 		return err
 	}
 	s, err := h.ops.Interrupt(c.Request.Context(), c.Param("id"), id, b.rawText("acting_session_id"))
 	if err != nil {
-		return messageErr(err)
+		return err
 	}
 	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": "Message sent as interrupt"})
 	return nil

@@ -96,6 +96,8 @@ func classify(err error) (int, string, []string) {
 		return re.status, re.label, re.messages
 	case errors.As(err, &ve):
 		return http.StatusUnprocessableEntity, ve.Label, ve.Messages
+	case errors.Is(err, orchestrator.ErrMessageNotFound):
+		return http.StatusNotFound, "Not Found", []string{"Enqueued message not found"}
 	case errors.Is(err, orchestrator.ErrNotFound):
 		return http.StatusNotFound, "Not Found", []string{"Session not found"}
 	case errors.Is(err, orchestrator.ErrConflict):
