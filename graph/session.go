@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -30,13 +31,12 @@ func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Crea
 			return Created{}, fmt.Errorf("session counter missing (run `zimmer migrate`): %w", err)
 		}
 		if key := draft.IdempotencyKey; key != nil {
-			recs, err := tx.collect("find_session_by_idempotency_key", queries.FindSessionByIdempotencyKey, map[string]any{"key": *key})
-			if err != nil {
-				return Created{}, err
+			existing, err := sessionByIdempotencyKey(tx, *key)
+			if err == nil {
+				return Created{Session: existing, Existing: true}, nil
 			}
-			if len(recs) > 0 {
-				existing, err := recordSession(recs[0], "s")
-				return Created{Session: existing, Existing: true}, err
+			if !errors.Is(err, ErrNotFound) {
+				return Created{}, err
 			}
 		}
 		if p := draft.ParentSessionID; p != nil {
@@ -341,14 +341,18 @@ func (s *Store) MaxSpotPrecedence(ctx context.Context) (int64, error) {
 // SessionByIdempotencyKey finds the session a create with this key made.
 func (s *Store) SessionByIdempotencyKey(ctx context.Context, key string) (*session.Session, error) {
 	out, err := read(ctx, s, "find_session_by_idempotency_key", func(tx txn) (*session.Session, error) {
-		rec, err := tx.single("find_session_by_idempotency_key", queries.FindSessionByIdempotencyKey, map[string]any{"key": key})
-		if err != nil {
-			return nil, err
-		}
-		return recordSession(rec, "s")
+		return sessionByIdempotencyKey(tx, key)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("session by idempotency key: %w", err)
 	}
 	return out, nil
+}
+
+func sessionByIdempotencyKey(tx txn, key string) (*session.Session, error) {
+	rec, err := tx.single("find_session_by_idempotency_key", queries.FindSessionByIdempotencyKey, map[string]any{"key": key})
+	if err != nil {
+		return nil, err
+	}
+	return recordSession(rec, "s")
 }
