@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,7 +35,10 @@ type Config struct {
 	WebUser, WebPassword string
 	// SlackSigningSecret verifies POST /slack/events (SLACK_SIGNING_SECRET); unset answers 503.
 	SlackSigningSecret string
-	ShutdownGrace      time.Duration
+	// SlackMappedOnly delivers Slack messages only from humans the roster maps
+	// (ZIMMER_SLACK_MAPPED_ONLY=1); off, anyone in a bound thread reaches its session.
+	SlackMappedOnly bool
+	ShutdownGrace   time.Duration
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -43,6 +47,7 @@ var Variables = []string{
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET",
+	"ZIMMER_SLACK_MAPPED_ONLY",
 }
 
 // ErrInvalid marks a configuration error; the message names the variable and what to do.
@@ -74,7 +79,21 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
+	var err error
+	if c.SlackMappedOnly, err = flag(getenv, "ZIMMER_SLACK_MAPPED_ONLY"); err != nil {
+		return c, err
+	}
 	return c, c.validate(requireKeys)
+}
+
+// flag reads a 1/0 switch; unset is 0.
+func flag(getenv func(string) string, name string) (bool, error) {
+	raw := strings.TrimSpace(getenv(name))
+	on, err := strconv.ParseBool(cmp.Or(raw, "0"))
+	if err != nil {
+		return false, fmt.Errorf("%w: %s=%q must be 1 or 0", ErrInvalid, name, raw)
+	}
+	return on, nil
 }
 
 // WebEnabled reports whether the web UI has its credential and so is served.

@@ -47,6 +47,7 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"web user without password", map[string]string{"ZIMMER_WEB_USER": "tadas"}, "ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together"},
 		{"web password without user", map[string]string{"ZIMMER_WEB_PASSWORD": "pw"}, "ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together"},
 		{"web user with a colon", map[string]string{"ZIMMER_WEB_USER": "a:b", "ZIMMER_WEB_PASSWORD": "pw"}, "must not contain a colon"},
+		{"Slack mapped-only not a switch", map[string]string{"ZIMMER_SLACK_MAPPED_ONLY": "yes"}, `ZIMMER_SLACK_MAPPED_ONLY="yes" must be 1 or 0`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,15 +70,15 @@ func TestWebUIAndSlackAreOffUntilConfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if off.WebEnabled() || off.SlackSigningSecret != "" {
+	if off.WebEnabled() || off.SlackSigningSecret != "" || off.SlackMappedOnly {
 		t.Fatalf("web UI and Slack must be off by default: %+v", off)
 	}
 	on, err := Load(envOf(map[string]string{"ZIMMER_WEB_USER": "tadas", "ZIMMER_WEB_PASSWORD": " pass word ",
-		"SLACK_SIGNING_SECRET": " secret\n"}), false)
+		"SLACK_SIGNING_SECRET": " secret\n", "ZIMMER_SLACK_MAPPED_ONLY": "1"}), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !on.WebEnabled() || on.WebPassword != " pass word " || on.SlackSigningSecret != "secret" {
+	if !on.WebEnabled() || on.WebPassword != " pass word " || on.SlackSigningSecret != "secret" || !on.SlackMappedOnly {
 		t.Fatalf("web credentials are verbatim, the signing secret trimmed: %+v", on)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -51,14 +52,19 @@ type humansOpts struct {
 	webUser  string
 	webPass  string
 	slackSec string
+	// slackMappedOnly is ZIMMER_SLACK_MAPPED_ONLY=1.
+	slackMappedOnly bool
+	log             *slog.Logger // nil discards
 }
 
 func setupHumans(t *testing.T, o humansOpts) *humans {
 	t.Helper()
 	m := metrics.New()
-	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin)})
+	log := cmp.Or(o.log, graphtest.Logger())
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
+		SlackMappedOnly: o.slackMappedOnly, Log: log})
 	store := e.Store
-	d := handlers.Deps{Ops: e.Ops, Metrics: m, Log: graphtest.Logger(), APIKeys: []string{apiKey}}
+	d := handlers.Deps{Ops: e.Ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}
 	if !o.noWeb {
 		d.Web = web.Config{User: cmp.Or(o.webUser, webUser), Password: cmp.Or(o.webPass, webPassword)}
 	}
@@ -226,13 +232,14 @@ func (h *humans) slackEvent(t *testing.T, body any, ts int64, secret string, hdr
 	return page{status: resp.StatusCode, body: string(raw)}
 }
 
-// slackMessage is an event_callback carrying one message event.
+// slackMessage is an event_callback carrying one message event. Its event_id is unique to the
+// channel and ts (tests draw fresh channels): delivered ids are remembered for a day.
 func slackMessage(user, channel, channelType, ts, threadTS, text string) map[string]any {
 	ev := map[string]any{"type": "message", "user": user, "channel": channel, "channel_type": channelType, "ts": ts, "text": text}
 	if threadTS != "" {
 		ev["thread_ts"] = threadTS
 	}
-	return map[string]any{"type": "event_callback", "event_id": "Ev" + ts, "event": ev}
+	return map[string]any{"type": "event_callback", "event_id": "Ev" + channel + "-" + ts, "event": ev}
 }
 
 // describe renders a record compactly for comparisons: "author channel entry_point «content»".

@@ -8,6 +8,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/roster"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // AdminKey is the configured admin key (ZIMMER_ADMIN_USER, trimmed, default tadasant).
@@ -48,6 +49,17 @@ func (s *Service) PromptBlocks(ctx context.Context, sessionID int64) (string, er
 		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}
 	return provenance.PromptBlocks(rec, provenance.ModeFor(settings.ProvenanceViaMCPEnabled), s.now()), nil
+}
+
+// TurnPrompt is the prompt a turn of sess sends its agent: task (what the turn's job carries)
+// with the session's goal and notes and the provenance blocks, as provenance.Prompt assembles
+// them. The blocks are context, not the task: a turn whose blocks cannot be read goes without.
+func (s *Service) TurnPrompt(ctx context.Context, sess *session.Session, task string) string {
+	blocks, err := s.PromptBlocks(ctx, sess.ID)
+	if err != nil {
+		s.log.Warn("prompt blocks left out", "session_id", sess.ID, "err", err)
+	}
+	return provenance.Prompt(task, deref(sess.Goal, ""), deref(sess.SessionNotes, ""), blocks)
 }
 
 // AppSettings reads the deployment's settings.

@@ -35,6 +35,8 @@ func (nopObserver) ObserveHumanMessage(string) {}
 
 // Deps are the service's collaborators; Now and Observer may be nil. AdminUser is the roster
 // key the web UI speaks for (ZIMMER_ADMIN_USER); blank means the default, tadasant.
+// SlackMappedOnly refuses Slack messages from senders the roster does not map
+// (ZIMMER_SLACK_MAPPED_ONLY).
 type Deps struct {
 	Store     *graph.Store
 	Queue     Queue
@@ -43,6 +45,8 @@ type Deps struct {
 	Now       func() time.Time
 	Observer  Observer
 	AdminUser string
+
+	SlackMappedOnly bool
 }
 
 // Service runs the shared operations. It is safe for concurrent use.
@@ -54,12 +58,14 @@ type Service struct {
 	now     func() time.Time
 	obs     Observer
 	admin   string
+
+	slackMappedOnly bool
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, log: d.Log, now: d.Now, obs: d.Observer,
-		admin: roster.AdminKey(d.AdminUser)}
+		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly}
 	if s.now == nil {
 		s.now = time.Now
 	}

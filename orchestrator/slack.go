@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/roster"
@@ -15,6 +16,7 @@ import (
 // SlackMessage is one human-visible message posted in Slack, as the signed Events API
 // delivered it.
 type SlackMessage struct {
+	EventID     string // Slack's id of the event, the same on every retry; "" is never deduplicated
 	UserID      string // who posted it (Slack user id)
 	Channel     string // channel id
 	ChannelType string // "im" for a direct message
@@ -31,12 +33,27 @@ type SlackOutcome string
 const (
 	SlackNoSession SlackOutcome = "no_session" // no session listens on that channel and thread
 	SlackDelivered SlackOutcome = "delivered"  // delivered; recorded only if the sender is a mapped human
+	SlackDuplicate SlackOutcome = "duplicate"  // this event was delivered already (a Slack retry, or a replay)
+	SlackRefused   SlackOutcome = "refused"    // mapped-only deployment, and the sender maps to no roster row
 )
+
+// SlackEventTTL is how long a delivered event's id is remembered: far past Slack's retries
+// (three, within minutes) and the five minutes a signed request is accepted at all.
+const SlackEventTTL = 24 * time.Hour
+
+// releaseBudget bounds giving a claim back after a failed delivery, on a context of its own:
+// the request's may be what ran out.
+const releaseBudget = 5 * time.Second
 
 // DeliverSlackMessage follows up the session bound to the message's channel and thread with its
 // text. The sender is attributed only through the roster's Slack ids: a mapped human's words
 // are recorded (slack.dm for a direct message, else slack.channel_message); anyone else's are
-// delivered and recorded as nobody's. A Slack trigger's allowed users are not attribution.
+// delivered and recorded as nobody's — or, on a mapped-only deployment, refused and logged. A
+// Slack trigger's allowed users are not attribution.
+//
+// An event is delivered once: its id is claimed in the graph before delivery (Slack retries
+// and replays carry the same id), and given back only when the delivery failed in a way a
+// retry could fix.
 func (s *Service) DeliverSlackMessage(ctx context.Context, m SlackMessage) (SlackOutcome, *FollowUpResult, error) {
 	thread := m.ThreadTS
 	if thread == "" {
@@ -49,11 +66,40 @@ func (s *Service) DeliverSlackMessage(ctx context.Context, m SlackMessage) (Slac
 	if err != nil {
 		return "", nil, err
 	}
-	w := words{channel: roster.ChannelSlack, content: m.Text, author: s.slackAuthor(ctx, m.UserID),
+	author := s.slackAuthor(ctx, m.UserID)
+	if author == "" && s.slackMappedOnly {
+		s.log.Warn("Slack message refused: only humans on the roster may reach a session, and no roster row maps the sender",
+			"slack_user_id", m.UserID, "channel", m.Channel, "event_id", m.EventID, "session_id", sess.ID)
+		return SlackRefused, nil, nil
+	}
+	if m.EventID == "" {
+		return s.followUpFromSlack(ctx, sess.ID, m, author)
+	}
+	claim, fresh, err := s.store.ClaimSlackEvent(ctx, m.EventID, SlackEventTTL)
+	if err != nil {
+		return "", nil, err
+	}
+	if !fresh {
+		return SlackDuplicate, nil, nil
+	}
+	out, res, err := s.followUpFromSlack(ctx, sess.ID, m, author)
+	var ve *ValidationError
+	if err != nil && !errors.As(err, &ve) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBudget)
+		defer cancel()
+		if rerr := s.store.ReleaseSlackEvent(rctx, claim); rerr != nil {
+			s.log.Warn("Slack event stays marked after a failed delivery; Slack's retry of it will be dropped", "event_id", m.EventID, "err", rerr)
+		}
+	}
+	return out, res, err
+}
+
+// followUpFromSlack delivers m to the session and records it when author names a human.
+func (s *Service) followUpFromSlack(ctx context.Context, sessionID int64, m SlackMessage, author string) (SlackOutcome, *FollowUpResult, error) {
+	w := words{channel: roster.ChannelSlack, content: m.Text, author: author,
 		entry: always(slackEntry(m.ChannelType)),
 		slack: SlackOrigin{UserID: m.UserID, Channel: m.Channel, Permalink: m.Permalink, At: session.SlackTime(m.TS)}}
-	p := FollowUpParams{Prompt: m.Text, captured: s.capturing(w)}
-	res, err := s.FollowUp(ctx, strconv.FormatInt(sess.ID, 10), p)
+	res, err := s.FollowUp(ctx, strconv.FormatInt(sessionID, 10), FollowUpParams{Prompt: m.Text, captured: s.capturing(w)})
 	if err != nil {
 		return "", nil, err
 	}

@@ -6,6 +6,36 @@ import (
 	"time"
 )
 
+// ReservedTags names every block Zimmer writes into a prompt — Prompt's <goal> and
+// <session-notes>, PromptBlocks' hierarchy and message blocks with the tags inside them — and
+// <unavailable-mcp-servers>, the degraded-server notice the spec adds to the same prompt.
+// Untrusted text is neutralized against exactly this list, so a block added to the prompt
+// without a name here is one a follow-up could forge (a test checks every emitted tag is here).
+var ReservedTags = []string{
+	"goal", "session-notes", "session-hierarchy", "human-messages", "info", "message", "people", "person",
+	"unavailable-mcp-servers",
+}
+
+// Prompt is one turn's prompt: the task, then <goal>, <session-notes> and blocks (PromptBlocks'
+// output), each present only when non-blank. The task, goal and notes are untrusted — whatever
+// a turn carries (a create's prompt, a follow-up, a drained queued message, a child's report, a
+// Slack message) arrives as the task, and goals and notes are agent-writable — so each is
+// tag-neutralized: none can open, close or imitate a block Zimmer writes.
+func Prompt(task, goal, notes, blocks string) string {
+	parts := []string{NeutralizeTags(strings.TrimSpace(task))}
+	if g := strings.TrimSpace(goal); g != "" {
+		parts = append(parts, "<goal>\nThe user has indicated the goal for this task is: "+NeutralizeTags(g)+
+			"\nHand back control to the user as soon as the goal is satisfied.\n</goal>")
+	}
+	if n := strings.TrimSpace(notes); n != "" {
+		parts = append(parts, "<session-notes>\n"+NeutralizeTags(n)+"\n</session-notes>")
+	}
+	if b := strings.TrimSpace(blocks); b != "" {
+		parts = append(parts, b)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
 // PromptMode is how much of the record goes into every turn's prompt; the app setting
 // provenance_via_mcp_enabled picks it (on, the default, is Pointer).
 type PromptMode int

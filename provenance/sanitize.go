@@ -10,12 +10,15 @@ import (
 )
 
 var (
-	blockTag = regexp.MustCompile(`(?i)</?\s*(human-messages|message|info|people|person|session-hierarchy)\b[^>]*>`)
+	// blockTag matches an opening or closing tag of any reserved block, attributes and all; an
+	// unterminated one (`</goal` at the end of a note) counts too, since a reader may take it
+	// for the real thing.
+	blockTag = regexp.MustCompile(`(?i)</?\s*(` + strings.Join(ReservedTags, "|") + `)\b[^<>]*>?`)
 	fence    = regexp.MustCompile("`{3,}")
 )
 
-// NeutralizeTags defuses every tag that could close or open one of Zimmer's blocks by swapping
-// its angle brackets for look-alikes; nothing is deleted.
+// NeutralizeTags defuses every tag that could close, open or imitate one of Zimmer's prompt
+// blocks (ReservedTags) by swapping its angle brackets for look-alikes; nothing is deleted.
 func NeutralizeTags(s string) string {
 	return blockTag.ReplaceAllStringFunc(s, func(tag string) string {
 		return strings.NewReplacer("<", "‹", ">", "›").Replace(tag)

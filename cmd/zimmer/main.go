@@ -100,7 +100,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	}
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
-		AdminUser: cfg.AdminUser})
+		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly})
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL},
 		SlackSigningSecret: cfg.SlackSigningSecret})
@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 		log.Warn("web UI off: set ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD to serve it")
 	}
 	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", cfg.Neo4jURI, "redis", cfg.RedisURL)
-	return listen(ctx, cfg, log, &http.Server{Addr: cfg.HTTPAddr, Handler: engine, ReadHeaderTimeout: 10 * time.Second})
+	return listen(ctx, cfg, log, handlers.NewServer(cfg.HTTPAddr, engine))
 }
 
 func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics, store *graph.Store) error {
@@ -143,7 +143,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })
-	srv := &http.Server{Addr: cfg.WorkerAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := handlers.NewServer(cfg.WorkerAddr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- listen(ctx, cfg, log, srv) }()
 	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", cfg.PublicURL)

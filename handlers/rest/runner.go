@@ -2,11 +2,15 @@ package rest
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/session"
 )
+
+// transcriptWriteTimeout is how long a transcript download may take to write.
+const transcriptWriteTimeout = 10 * time.Minute
 
 // The runner-bound session actions: restart, pause, sleep, fork, refresh and the transcript.
 
@@ -72,6 +76,9 @@ func (h *Handler) refreshSession(c *gin.Context) error {
 
 // showTranscript renders the transcript as text: text/plain with format=text, else JSON.
 func (h *Handler) showTranscript(c *gin.Context) error {
+	// A long transcript to a slow reader outlasts the server's write timeout; this route alone
+	// gets longer.
+	_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Now().Add(transcriptWriteTimeout))
 	text, err := h.ops.RenderTranscript(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -32,6 +33,10 @@ const MaxSkew = 5 * time.Minute
 
 // maxBody bounds an event body; Slack's are a few kilobytes.
 const maxBody = 1 << 20
+
+// bodyBudget is how long the body may take to arrive: Slack sends a few kilobytes at once, and a
+// client that trickles one holds a connection for nothing.
+const bodyBudget = 2 * time.Second
 
 // deliveryBudget keeps the answer inside Slack's 3-second window, after which it retries.
 const deliveryBudget = 2500 * time.Millisecond
@@ -60,9 +65,15 @@ func (h *Handler) events(c *gin.Context) {
 		c.JSON(http.StatusServiceUnavailable, gin.H{"error": "Service Unavailable", "message": "Slack is not configured: set SLACK_SIGNING_SECRET to this app's signing secret"})
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBody))
-	if err != nil {
+	body, err := readBody(c)
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
 		c.JSON(http.StatusRequestEntityTooLarge, gin.H{"error": "Payload Too Large", "message": "event body too large"})
+		return
+	case err != nil:
+		h.log.Warn("Slack request refused", "reason", "body not received in time", "err", err)
+		c.JSON(http.StatusRequestTimeout, gin.H{"error": "Request Timeout", "message": "the event body did not arrive in time"})
 		return
 	}
 	if why := h.verify(c.Request.Header, body); why != "" {
@@ -83,6 +94,14 @@ func (h *Handler) events(c *gin.Context) {
 	default:
 		c.Status(http.StatusOK) // event kinds Zimmer does not use are acknowledged and dropped
 	}
+}
+
+// readBody reads the request body under maxBody and bodyBudget.
+func readBody(c *gin.Context) ([]byte, error) {
+	if err := http.NewResponseController(c.Writer).SetReadDeadline(time.Now().Add(bodyBudget)); err != nil {
+		return nil, fmt.Errorf("set the body's read deadline: %w", err)
+	}
+	return io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBody))
 }
 
 // verify checks Slack's signature: v0= HMAC-SHA256 of "v0:{timestamp}:{body}" under the
@@ -136,22 +155,17 @@ type event struct {
 
 // callback handles one event. Only plain human messages count: bot posts and every subtype
 // (edits, deletions, joins, bot_message …) are acknowledged and dropped, so neither an edit
-// nor a bot can put words in a session. A retry Slack sends because the first attempt timed
-// out is dropped too: that attempt reached Zimmer and is still delivering, or has.
+// nor a bot can put words in a session. A retry (X-Slack-Retry-Num) or a replay carries the
+// event_id of the first attempt, and the delivery is deduplicated on it.
 func (h *Handler) callback(c *gin.Context, env envelope) {
 	e := env.Event
 	if e.Type != "message" || e.Subtype != "" || e.BotID != "" || e.User == "" || e.Channel == "" {
 		c.Status(http.StatusOK)
 		return
 	}
-	if c.GetHeader("X-Slack-Retry-Reason") == "http_timeout" {
-		h.log.Info("Slack retry after a timeout dropped", "event_id", env.EventID)
-		c.Status(http.StatusOK)
-		return
-	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), deliveryBudget)
 	defer cancel()
-	out, _, err := h.ops.DeliverSlackMessage(ctx, orchestrator.SlackMessage{UserID: e.User, Channel: e.Channel,
+	out, _, err := h.ops.DeliverSlackMessage(ctx, orchestrator.SlackMessage{EventID: env.EventID, UserID: e.User, Channel: e.Channel,
 		ChannelType: e.ChannelType, TS: e.TS, ThreadTS: e.ThreadTS, Text: e.Text})
 	var ve *orchestrator.ValidationError
 	switch {
@@ -164,7 +178,8 @@ func (h *Handler) callback(c *gin.Context, env envelope) {
 		c.JSON(http.StatusInternalServerError, gin.H{"error": "Internal Server Error", "message": "the event could not be delivered; the error was logged"})
 		return
 	default:
-		h.log.Info("Slack message handled", "event_id", env.EventID, "channel", e.Channel, "outcome", string(out))
+		h.log.Info("Slack message handled", "event_id", env.EventID, "retry", c.GetHeader("X-Slack-Retry-Num"),
+			"channel", e.Channel, "outcome", string(out))
 	}
 	c.Status(http.StatusOK)
 }

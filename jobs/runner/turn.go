@@ -115,29 +115,12 @@ func keepReason(fresh, claimed *session.Session) *session.Session {
 	return fresh
 }
 
-// prompt is the turn's prompt: the task's text, then the goal, the session's notes and the
-// hierarchy and human-message blocks. A fresh conversation needs a prompt.
+// prompt is the turn's prompt (see orchestrator.TurnPrompt). A fresh conversation needs one.
 func (t *turn) prompt(ctx context.Context) (string, error) {
-	base := strings.TrimSpace(t.base)
-	if base == "" {
+	if strings.TrimSpace(t.base) == "" {
 		return "", orchestrator.Failure{Reason: orchestrator.FailureSpawn, Message: "the turn has no prompt to send the agent"}
 	}
-	parts := []string{base}
-	if g := t.sess.Goal; g != nil && strings.TrimSpace(*g) != "" {
-		parts = append(parts, "<goal>\nThe user has indicated the goal for this task is: "+strings.TrimSpace(*g)+
-			"\nHand back control to the user as soon as the goal is satisfied.\n</goal>")
-	}
-	if n := t.sess.SessionNotes; n != nil && strings.TrimSpace(*n) != "" {
-		parts = append(parts, "<session-notes>\n"+strings.TrimSpace(*n)+"\n</session-notes>")
-	}
-	blocks, err := t.r.ops.PromptBlocks(ctx, t.sess.ID)
-	if err != nil {
-		// The blocks are context, not the task: a turn without them beats no turn.
-		t.r.log.Warn("prompt blocks left out", "session_id", t.sess.ID, "err", err)
-	} else if strings.TrimSpace(blocks) != "" {
-		parts = append(parts, strings.TrimSpace(blocks))
-	}
-	return strings.Join(parts, "\n\n"), nil
+	return t.r.ops.TurnPrompt(ctx, t.sess, t.base), nil
 }
 
 // resume: a later turn continues the runtime's conversation; the first starts it.

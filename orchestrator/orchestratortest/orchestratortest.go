@@ -19,8 +19,10 @@ type Options struct {
 	RedisURL   string // overrides RedisDB: a Redis of the test's own
 	CatalogDir string // "" is the built-in catalog
 	AdminUser  string
-	Observer   orchestrator.Observer
-	Log        *slog.Logger // nil discards (graphtest.Logger)
+	// SlackMappedOnly is ZIMMER_SLACK_MAPPED_ONLY.
+	SlackMappedOnly bool
+	Observer        orchestrator.Observer
+	Log             *slog.Logger // nil discards (graphtest.Logger)
 }
 
 // Env is a service with the store and queue under it.
@@ -52,6 +54,6 @@ func New(t testing.TB, o Options) Env {
 		log = graphtest.Logger()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly})
 	return Env{Ops: ops, Store: store, Queue: queue}
 }
