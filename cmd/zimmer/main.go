@@ -134,8 +134,8 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL, APIKey: apiKey,
 		MCPVariables: cfg.MCPVariables,
-		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
-		Runs: m.RegisterRuns()})
+		Bins:         map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
+		Runs:         m.RegisterRuns()})
 	if err != nil {
 		return err
 	}

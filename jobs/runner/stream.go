@@ -32,7 +32,9 @@ type stream struct {
 	reader   io.Closer
 }
 
-func (r *Runner) transcriptPath(sessionID int64) string { return transcript.Path(r.opt.DataDir, sessionID) }
+func (r *Runner) transcriptPath(sessionID int64) string {
+	return transcript.Path(r.opt.DataDir, sessionID)
+}
 
 // openStream opens the transcript (0600, never through a link) for appending; earlier turns'
 // lines stay and are counted.
