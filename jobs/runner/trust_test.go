@@ -228,6 +228,10 @@ func TestGitCredentialsInAGitRootAreNeverShown(t *testing.T) {
 	if strings.Contains(msg, token) || !strings.Contains(msg, "https://***@127.0.0.1:1/org/repo.git") {
 		t.Fatalf("the failure names the repository without its credentials: %s", msg)
 	}
+	if _, out := e.do(t, http.MethodGet, "/api/v1/sessions/"+itoa(id), nil); strings.Contains(compact(out), token) ||
+		!strings.Contains(compact(out), "***@127.0.0.1") {
+		t.Fatalf("the API shows the git_root without its credentials: %v", out)
+	}
 	logs, err := e.ops.Timeline(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -261,5 +265,37 @@ func TestWorkspacesTranscriptsAndLogsArePrivate(t *testing.T) {
 		if info.Mode() != mode {
 			t.Errorf("%s: mode %v, want %v", path, info.Mode(), mode)
 		}
+	}
+}
+
+func TestALongTranscriptIsReadInABoundedWindow(t *testing.T) {
+	e := shared(t)
+	id := e.create(t, map[string]any{"prompt": "the first turn"})
+	e.waitStatus(t, id, session.StatusNeedsInput)
+	f, err := os.OpenFile(transcript.Path(e.dataDir, id), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("z", 1000) + `"}]}}` + "\n"
+	for range 12 << 10 { // 12 MiB of agent output
+		if _, err := f.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	raw, err := e.ops.Transcript(context.Background(), itoa(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 8<<20+256 {
+		t.Fatalf("one read returns at most its window, got %d bytes", len(raw))
+	}
+	first, _, _ := strings.Cut(string(raw), "\n")
+	if !strings.Contains(first, `"type":"zimmer_cut"`) || !strings.Contains(first, `"reason":"before_window"`) {
+		t.Fatalf("the read says what it left out first: %.300s", first)
+	}
+	text, err := e.ops.RenderTranscript(context.Background(), itoa(id))
+	if err != nil || !strings.Contains(text, "earlier bytes of this transcript are not shown") || strings.Contains(text, "the first turn") {
+		t.Fatalf("the rendering shows the recent end and says so: %v %.300s", err, text)
 	}
 }
