@@ -74,13 +74,14 @@ func workDir(clone, sub string) (string, error) {
 	if err != nil {
 		return "", errors.New("does not exist")
 	}
-	if rel, err := filepath.Rel(realClone, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, err := filepath.Rel(realClone, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", errors.New("is a link that leads out of the clone; Zimmer only runs agents inside their workspace")
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return "", errors.New("is not a directory")
 	}
-	return dir, nil
+	return filepath.Join(clone, rel), nil
 }
 
 func (r *Runner) clone(ctx context.Context, sess *session.Session, ws workspace) error {
