@@ -3,6 +3,8 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"maps"
 	"net/url"
 	"os"
@@ -10,6 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
+
+	"github.com/zimmerhq/zimmer/config"
 )
 
 // The runtime keys a config can be written for.
@@ -56,9 +61,12 @@ type RuntimeConfigRequest struct {
 	Root      string   // the session's agent root ("" when none); its subagent roots get the zimmer entry
 	PublicURL string   // this instance (ZIMMER_PUBLIC_URL): where every zimmer* entry points
 	APIKey    string   // sent as X-API-Key by every zimmer* entry (the first of API_KEYS)
-	// Lookup resolves ${VAR} placeholders (os.LookupEnv in production). ZIMMER_PUBLIC_URL and
-	// ZIMMER_API_KEY resolve to PublicURL and APIKey first.
-	Lookup func(string) (string, bool)
+	// Lookup resolves ${VAR} placeholders in catalog entries (os.LookupEnv in production).
+	// ZIMMER_PUBLIC_URL and ZIMMER_API_KEY resolve to PublicURL and APIKey; any other variable
+	// must be in Allowed (empty: any) and never one of Zimmer's own (config.Reserved). Entries
+	// the working directory's own file carries are the repository's and are never expanded.
+	Lookup  func(string) (string, bool)
+	Allowed []string
 }
 
 // RuntimeConfig is what WriteRuntimeConfig wrote.
@@ -71,13 +79,27 @@ type RuntimeConfig struct {
 	Warnings []string
 }
 
-// UnresolvedError is a ${VAR} with no value and no default: the whole prepare fails
-// (failure_reason air_secret_unresolvable), before the agent gets a server that cannot work.
-type UnresolvedError struct{ Variables []string }
+// UnresolvedError is a ${VAR} the prepare cannot fill: one with no value and no default
+// (Variables), or one a catalog entry may not read at all (Refused: Zimmer's own secrets, or a
+// name outside the allow-list). The whole prepare fails (failure_reason
+// air_secret_unresolvable), before the agent gets a server that cannot work.
+type UnresolvedError struct{ Variables, Refused []string }
 
 func (e *UnresolvedError) Error() string {
-	return "MCP config needs environment variables that are not set: " + strings.Join(e.Variables, ", ")
+	var parts []string
+	if len(e.Variables) > 0 {
+		parts = append(parts, "MCP config needs environment variables that are not set: "+strings.Join(e.Variables, ", "))
+	}
+	if len(e.Refused) > 0 {
+		parts = append(parts, "MCP config names environment variables an MCP server may not read: "+strings.Join(e.Refused, ", ")+
+			" (Zimmer's own settings never reach one; others must be listed in ZIMMER_MCP_VARIABLES)")
+	}
+	return strings.Join(parts, "; ")
 }
+
+// ErrSymlink is a config path in the working directory that is a symbolic link: Zimmer neither
+// reads nor writes the fleet's key through a link a repository planted.
+var ErrSymlink = errors.New("is a symbolic link")
 
 // ErrUnknownRuntime is a runtime no config writer exists for.
 var ErrUnknownRuntime = errors.New("unknown agent runtime")
@@ -107,13 +129,20 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	if !ok {
 		return RuntimeConfig{}, fmt.Errorf("write MCP config: %w %q", ErrUnknownRuntime, req.Runtime)
 	}
-	out := RuntimeConfig{Path: rules.format.path(req.WorkDir), Env: map[string]string{}}
-	doc, servers, err := readConfig(rules.format, out.Path)
+	rel := rules.format.rel()
+	out := RuntimeConfig{Path: filepath.Join(req.WorkDir, rel), Env: map[string]string{}}
+	root, err := os.OpenRoot(req.WorkDir)
+	if err != nil {
+		return RuntimeConfig{}, fmt.Errorf("write MCP config: %w", err)
+	}
+	defer root.Close()
+	doc, servers, err := readConfig(rules.format, root, rel)
 	if err != nil {
 		return RuntimeConfig{}, err
 	}
-	out.Warnings = c.seedSelected(servers, req.Servers)
-	if err := resolvePlaceholders(servers, req.lookup()); err != nil {
+	fromCatalog, warnings := c.seedSelected(servers, req.Servers)
+	out.Warnings = warnings
+	if err := resolvePlaceholders(fromCatalog, req.lookup()); err != nil {
 		return RuntimeConfig{}, err
 	}
 	out.Injected = c.inject(servers, req)
@@ -127,30 +156,33 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	if err != nil {
 		return RuntimeConfig{}, fmt.Errorf("encode %s: %w", out.Path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(out.Path), 0o755); err != nil {
-		return RuntimeConfig{}, fmt.Errorf("write MCP config: %w", err)
-	}
-	if err := os.WriteFile(out.Path, data, 0o600); err != nil { // it carries resolved secrets
+	if err := writeInTree(root, rel, data); err != nil {
 		return RuntimeConfig{}, fmt.Errorf("write MCP config: %w", err)
 	}
 	return out, nil
 }
 
-func (r RuntimeConfigRequest) lookup() func(string) (string, bool) {
+// lookup is what a catalog placeholder may resolve to: this instance's URL and key, and the
+// environment's allowed, non-reserved variables. A refused name reports ok with refused set.
+func (r RuntimeConfigRequest) lookup() variableLookup {
 	own := map[string]string{"ZIMMER_PUBLIC_URL": strings.TrimRight(r.PublicURL, "/"), "ZIMMER_API_KEY": r.APIKey}
-	return func(name string) (string, bool) {
+	return func(name string) (value string, ok, refused bool) {
 		if v, ok := own[name]; ok {
-			return v, true
+			return v, true, false
+		}
+		if config.Reserved(name) || (len(r.Allowed) > 0 && !slices.Contains(r.Allowed, name)) {
+			return "", false, true
 		}
 		if r.Lookup == nil {
-			return "", false
+			return "", false, false
 		}
-		return r.Lookup(name)
+		v, ok := r.Lookup(name)
+		return v, ok, false
 	}
 }
 
-func readConfig(f configFormat, path string) (map[string]any, map[string]*Server, error) {
-	data, err := os.ReadFile(path)
+func readConfig(f configFormat, root *os.Root, rel string) (map[string]any, map[string]*Server, error) {
+	data, err := readInTree(root, rel)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]any{}, map[string]*Server{}, nil
 	}
@@ -159,18 +191,78 @@ func readConfig(f configFormat, path string) (map[string]any, map[string]*Server
 	}
 	doc, servers, err := f.decode(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("parse %s: %w", path, err)
+		return nil, nil, fmt.Errorf("parse %s: %w", rel, err)
 	}
 	return doc, servers, nil
+}
+
+// noLinks refuses rel when any of its components under root is a symbolic link. The os.Root
+// keeps even a link swapped in after the check inside the working directory.
+func noLinks(root *os.Root, rel string) error {
+	prefix := ""
+	for part := range strings.SplitSeq(filepath.ToSlash(rel), "/") {
+		prefix = filepath.Join(prefix, part)
+		info, err := root.Lstat(prefix)
+		if err != nil {
+			return err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s %w; Zimmer does not follow links in a repository", prefix, ErrSymlink)
+		}
+	}
+	return nil
+}
+
+func readInTree(root *os.Root, rel string) ([]byte, error) {
+	if err := noLinks(root, rel); err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxConfigBytes))
+}
+
+// maxConfigBytes bounds a repository's checked-in config as read.
+const maxConfigBytes = 4 << 20
+
+// writeInTree writes the config 0600 (it carries the fleet's key and resolved secrets), its
+// directory 0700 when Zimmer makes it, never through a link.
+func writeInTree(root *os.Root, rel string, data []byte) error {
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := root.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	if err := noLinks(root, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil { // a checked-in file keeps its mode on truncation
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // catalogOnlyKeys describe an entry to Zimmer and never reach a runtime.
 var catalogOnlyKeys = []string{"title", "description", "default_in_roots", "unavailable", "startup_timeout_sec", "oauth", "$schema"}
 
 // seedSelected adds each selected catalog server the file does not already carry (an existing
-// entry is never overwritten) and attaches every catalog-declared startup budget.
-func (c *Catalog) seedSelected(servers map[string]*Server, selected []string) []string {
+// entry is never overwritten) and attaches every catalog-declared startup budget. It returns
+// the entries it added: the only ones whose placeholders are Zimmer's to resolve.
+func (c *Catalog) seedSelected(servers map[string]*Server, selected []string) (map[string]*Server, []string) {
 	var warnings []string
+	added := map[string]*Server{}
 	for _, id := range selected {
 		a, ok := c.MCPServers[id]
 		if !ok {
@@ -183,11 +275,11 @@ func (c *Catalog) seedSelected(servers map[string]*Server, selected []string) []
 				warnings = append(warnings, fmt.Sprintf("MCP server %q %s; left out of the config", id, problem))
 				continue
 			}
-			servers[id] = s
+			servers[id], added[id] = s, s
 		}
 		servers[id].declared = a.StartupTimeoutSec()
 	}
-	return warnings
+	return added, warnings
 }
 
 func (s *Server) incomplete() string {

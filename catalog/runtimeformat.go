@@ -14,7 +14,7 @@ import (
 // configFormat reads and writes one runtime's native MCP config file. The document's other
 // keys (a repo's own settings) survive a rewrite untouched.
 type configFormat interface {
-	path(workdir string) string
+	rel() string // the file's path under the working directory
 	decode(data []byte) (doc map[string]any, servers map[string]*Server, err error)
 	encode(doc map[string]any, servers map[string]*Server) ([]byte, error)
 }
@@ -22,7 +22,7 @@ type configFormat interface {
 // jsonFormat is Claude Code's and Pi's <workdir>/.mcp.json: {"mcpServers": {name: entry}}.
 type jsonFormat struct{}
 
-func (jsonFormat) path(workdir string) string { return filepath.Join(workdir, ".mcp.json") }
+func (jsonFormat) rel() string { return ".mcp.json" }
 
 func (jsonFormat) decode(data []byte) (map[string]any, map[string]*Server, error) {
 	doc := map[string]any{}
@@ -48,7 +48,7 @@ func (jsonFormat) encode(doc map[string]any, servers map[string]*Server) ([]byte
 // remote headers under http_headers and no type key (Codex infers it).
 type tomlFormat struct{}
 
-func (tomlFormat) path(workdir string) string { return filepath.Join(workdir, ".codex", "config.toml") }
+func (tomlFormat) rel() string { return filepath.Join(".codex", "config.toml") }
 
 func (tomlFormat) decode(data []byte) (map[string]any, map[string]*Server, error) {
 	doc := map[string]any{}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,7 +39,10 @@ type Config struct {
 	// SlackMappedOnly delivers Slack messages only from humans the roster maps
 	// (ZIMMER_SLACK_MAPPED_ONLY=1); off, anyone in a bound thread reaches its session.
 	SlackMappedOnly bool
-	ShutdownGrace   time.Duration
+	// MCPVariables are the ${VAR}s catalog MCP entries may read (ZIMMER_MCP_VARIABLES,
+	// comma-separated); empty means any variable but Zimmer's own (Reserved).
+	MCPVariables  []string
+	ShutdownGrace time.Duration
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -46,8 +50,15 @@ var Variables = []string{
 	"ZIMMER_HTTP_ADDR", "ZIMMER_WORKER_METRICS_ADDR", "API_KEYS", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "REDIS_URL",
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
-	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET",
+	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
 	"ZIMMER_SLACK_MAPPED_ONLY",
+}
+
+// Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
+// passwords and store addresses among them) or any other ZIMMER_ one. None of them reaches an
+// agent's environment or an MCP config, whatever an allow-list says.
+func Reserved(name string) bool {
+	return strings.HasPrefix(name, "ZIMMER_") || slices.Contains(Variables, name)
 }
 
 // ErrInvalid marks a configuration error; the message names the variable and what to do.
@@ -77,6 +88,7 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		WebUser:            getenv("ZIMMER_WEB_USER"),
 		WebPassword:        getenv("ZIMMER_WEB_PASSWORD"),
 		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
+		MCPVariables:       splitKeys(getenv("ZIMMER_MCP_VARIABLES")),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	var err error
@@ -135,6 +147,11 @@ func (c Config) validate(requireKeys bool) error {
 	}
 	if (c.WebUser == "") != (c.WebPassword == "") {
 		bad("ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together (or both left unset to turn the web UI off)")
+	}
+	for _, v := range c.MCPVariables {
+		if Reserved(v) {
+			bad("ZIMMER_MCP_VARIABLES names %s, which is Zimmer's own and never reaches an MCP server", v)
+		}
 	}
 	if strings.Contains(c.WebUser, ":") {
 		bad("ZIMMER_WEB_USER must not contain a colon (HTTP Basic cannot carry one in the user name)")

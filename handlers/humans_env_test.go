@@ -43,6 +43,7 @@ type humans struct {
 	store   *graph.Store
 	metrics *metrics.Metrics
 	client  *http.Client
+	dataDir string // where the service reads transcripts
 }
 
 type humansOpts struct {
@@ -76,7 +77,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse // tests look at the 303 itself
 	}}
-	return &humans{srv: srv, store: store, metrics: m, client: client}
+	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir}
 }
 
 type page struct {

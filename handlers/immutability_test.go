@@ -21,6 +21,7 @@ import (
 	"github.com/zimmerhq/zimmer/queries"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
 )
 
 // H3: a human message, once recorded, is never changed or removed by any surface. Two proofs:
@@ -442,9 +443,12 @@ func readsTranscript(path string) bool {
 // giveTranscript writes the transcript a run would have left and points the target at it.
 func (s *sweep) giveTranscript(t *testing.T) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "transcript.jsonl")
+	path := transcript.Path(s.h.dataDir, s.target.ID)
 	line := `{"type":"zimmer_turn","turn":1,"reason":"start","prompt":"hi"}` + "\n"
-	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err := s.h.store.UpdateSession(context.Background(), strconv.FormatInt(s.target.ID, 10), func(u *session.Session) error {

@@ -1,15 +1,18 @@
 package orchestrator
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
+	"syscall"
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
@@ -59,7 +62,7 @@ var prePromptFailures = []string{"mcp_connection_failed", "oauth_required", Fail
 // next run prepares the clone from scratch.
 var (
 	staleRetryKeys = []string{"failure_reason", "failure_message", "exit_status", "failure_detail", "unresolved_variables",
-		"exception_class", "exception_message", "paused_by", "recovery_continue_attempts", "recovery_continue_abandoned", "pending_sleep"}
+		"refused_variables", "exception_class", "exception_message", "paused_by", "recovery_continue_attempts", "recovery_continue_abandoned", "pending_sleep"}
 	setupKeys = []string{MetaClonePath, MetaWorkDir, "full_clone_path", MetaConfigPath, MetaRuntimeEnv, MetaProcessPID, MetaRuntimeStarted}
 )
 
@@ -119,20 +122,17 @@ func (s *Service) Fork(ctx context.Context, key string, messageIndex *int) (*ses
 	if err != nil {
 		return nil, err
 	}
-	lines, path, err := transcriptLines(src)
+	head, err := s.transcriptHead(src, *messageIndex+1)
 	if err != nil {
 		return nil, invalid("Fork failed", err.Error())
-	}
-	if *messageIndex >= len(lines) {
-		return nil, invalid("Fork failed", fmt.Sprintf("message_index %d is past the end of the transcript (%d messages)", *messageIndex, len(lines)))
 	}
 	created, err := s.Create(ctx, forkParams(src))
 	if err != nil {
 		return nil, err
 	}
 	fork := created.Session
-	forkPath := filepath.Join(filepath.Dir(path), strconv.FormatInt(fork.ID, 10)+".jsonl")
-	if err := os.WriteFile(forkPath, append(bytes.Join(lines[:*messageIndex+1], []byte("\n")), '\n'), 0o644); err != nil {
+	forkPath := s.transcriptPath(fork.ID)
+	if err := writePrivate(forkPath, head); err != nil {
 		return nil, fmt.Errorf("fork session %d: copy transcript: %w", src.ID, err)
 	}
 	fork, err = s.store.UpdateSession(ctx, sessionKey(fork.ID), func(u *session.Session) error {
@@ -145,6 +145,22 @@ func (s *Service) Fork(ctx context.Context, key string, messageIndex *int) (*ses
 	}
 	s.timeline(ctx, src.ID, graph.LogInfo, fmt.Sprintf("Forked at message %d into session #%d", *messageIndex, fork.ID))
 	return fork, nil
+}
+
+// writePrivate creates a transcript 0600, never through a link.
+func writePrivate(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func forkParams(src *session.Session) CreateParams {
@@ -161,23 +177,110 @@ func forkParams(src *session.Session) CreateParams {
 	return p
 }
 
-// transcriptLines reads a session's transcript file into its JSONL lines.
-func transcriptLines(sess *session.Session) ([][]byte, string, error) {
-	path, _ := sess.Metadata[MetaTranscriptPath].(string)
-	if path == "" {
-		return nil, "", fmt.Errorf("session #%d has no transcript yet (it never ran)", sess.ID)
-	}
-	data, err := os.ReadFile(path)
+// maxTranscriptWindow is the most of a transcript one read returns (its end); maxForkCopy
+// bounds what a fork copies.
+const (
+	maxTranscriptWindow = 8 << 20
+	maxForkCopy         = 64 << 20
+)
+
+// transcriptPath is where a session's transcript is, derived from ZIMMER_DATA_DIR and its id:
+// the stored metadata.transcript_path is a record for humans and is never read back.
+func (s *Service) transcriptPath(id int64) string { return transcript.Path(s.dataDir, id) }
+
+// openTranscript opens a session's transcript for reading, never through a link.
+func (s *Service) openTranscript(sess *session.Session) (*os.File, error) {
+	f, err := os.OpenFile(s.transcriptPath(sess.ID), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return nil, path, fmt.Errorf("session #%d's transcript cannot be read: %w", sess.ID, err)
+		return nil, fmt.Errorf("session #%d's transcript cannot be read: %w", sess.ID, err)
 	}
-	var lines [][]byte
-	for line := range bytes.SplitSeq(bytes.TrimRight(data, "\n"), []byte("\n")) {
-		if len(line) > 0 {
-			lines = append(lines, line)
+	return f, nil
+}
+
+// eachLine calls fn with every non-empty line of a session's transcript, one at a time, until fn
+// says stop; a line longer than transcript.MaxLine (the runner never writes one) is passed cut.
+func (s *Service) eachLine(sess *session.Session, fn func(line []byte) (more bool)) error {
+	f, err := s.openTranscript(sess)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), transcript.MaxLine+cutSlack)
+	for sc.Scan() {
+		if len(sc.Bytes()) > 0 && !fn(sc.Bytes()) {
+			return nil
 		}
 	}
-	return lines, path, nil
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("session #%d's transcript cannot be read: %w", sess.ID, err)
+	}
+	return nil
+}
+
+// cutSlack is room above transcript.MaxLine for the line the runner writes in place of a cut one.
+const cutSlack = 64 << 10
+
+// transcriptHead is the transcript's first n lines, as a fork copies them.
+func (s *Service) transcriptHead(sess *session.Session, n int) ([]byte, error) {
+	var out []byte
+	count := 0
+	var tooBig bool
+	err := s.eachLine(sess, func(line []byte) bool {
+		if len(out)+len(line) >= maxForkCopy {
+			tooBig = true
+			return false
+		}
+		out = append(append(out, line...), '\n')
+		count++
+		return count < n
+	})
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("session #%d has no transcript yet (it never ran)", sess.ID)
+	case err != nil:
+		return nil, err
+	case tooBig:
+		return nil, fmt.Errorf("the first %d messages of session #%d's transcript exceed %d MiB; fork at an earlier message", n, sess.ID, maxForkCopy>>20)
+	case count < n:
+		return nil, fmt.Errorf("message_index %d is past the end of the transcript (%d messages)", n-1, count)
+	}
+	return out, nil
+}
+
+// transcriptWindow is the end of a session's transcript, at most window bytes from a line
+// boundary on; when the file is longer a transcript.Cut line first says how much is left out.
+func (s *Service) transcriptWindow(sess *session.Session, window int64) (data []byte, cut bool, err error) {
+	f, err := s.openTranscript(sess)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if info.Size() <= window {
+		data, err = io.ReadAll(io.LimitReader(f, window))
+		return data, false, err
+	}
+	if _, err := f.Seek(info.Size()-window, io.SeekStart); err != nil {
+		return nil, false, err
+	}
+	data, err = io.ReadAll(io.LimitReader(f, window))
+	if err != nil {
+		return nil, false, err
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[i+1:] // the window's first line is partial
+	} else {
+		data = nil
+	}
+	marker, err := json.Marshal(transcript.Cut{Type: transcript.CutType, Reason: transcript.CutWindow, Bytes: info.Size() - int64(len(data))})
+	if err != nil {
+		return nil, false, err
+	}
+	return append(append(marker, '\n'), data...), true, nil
 }
 
 // Refresh re-reads the session's transcript from disk and re-ingests its token usage (the
@@ -191,37 +294,39 @@ func (s *Service) Refresh(ctx context.Context, key string) (*session.Session, st
 	if _, ok := sess.Metadata[MetaTranscriptPath].(string); !ok {
 		return nil, "", invalid("Cannot refresh", fmt.Sprintf("Session #%d has no transcript path: it never ran", sess.ID))
 	}
-	lines, _, err := transcriptLines(sess)
+	var usages []transcript.Usage
+	lines := 0
+	err = s.eachLine(sess, func(line []byte) bool {
+		lines++
+		if ev := transcript.Parse(sess.ID, lines, line); ev.Usage != nil {
+			usages = append(usages, *ev.Usage)
+		}
+		return true
+	})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", &NotFoundError{Message: err.Error()}
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	var usages []transcript.Usage
-	for i, line := range lines {
-		if ev := transcript.Parse(sess.ID, i+1, line); ev.Usage != nil {
-			usages = append(usages, *ev.Usage)
-		}
-	}
 	if err := s.RecordUsage(ctx, sess, usages, s.now().UTC()); err != nil {
 		return nil, "", err
 	}
-	return sess, fmt.Sprintf("Transcript re-read: %d messages, %d model requests in the ledger", len(lines), len(usages)), nil
+	return sess, fmt.Sprintf("Transcript re-read: %d messages, %d model requests in the ledger", lines, len(usages)), nil
 }
 
-// Transcript returns the session's raw transcript (JSONL); a session that never ran, or whose
-// file is gone, is a NotFoundError.
+// Transcript returns the session's raw transcript (JSONL): its last 8 MiB at most, behind a
+// zimmer_cut line saying how much came before when it is longer. A session that never ran, or
+// whose file is gone, is a NotFoundError.
 func (s *Service) Transcript(ctx context.Context, key string) ([]byte, error) {
 	sess, err := s.store.GetSession(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	path, _ := sess.Metadata[MetaTranscriptPath].(string)
-	if path == "" {
+	if path, _ := sess.Metadata[MetaTranscriptPath].(string); path == "" {
 		return nil, &NotFoundError{Message: fmt.Sprintf("Session #%d has no transcript: it never ran", sess.ID)}
 	}
-	data, err := os.ReadFile(path)
+	data, _, err := s.transcriptWindow(sess, maxTranscriptWindow)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, &NotFoundError{Message: fmt.Sprintf("Session #%d's transcript file is gone", sess.ID)}
 	}

@@ -221,7 +221,7 @@ func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages
 	rows := make([]graph.TokenUsage, len(usages))
 	model, _ := sess.Config["model"].(string)
 	root, _ := sess.Metadata["agent_root_key"].(string)
-	path, _ := sess.Metadata[MetaTranscriptPath].(string)
+	path := s.transcriptPath(sess.ID)
 	for i, u := range usages {
 		rows[i] = graph.TokenUsage{RequestID: u.RequestID, Model: u.Model, AgentRuntime: sess.AgentRuntime, AgentRoot: root,
 			RuntimeSessionID: deref(sess.RuntimeSessionID, ""), TranscriptPath: path, CalledAt: at,

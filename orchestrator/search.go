@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -131,6 +130,8 @@ type ScanResult struct {
 	Matches []*session.Session // newest first
 	// Scanned counts candidates looked at; WithTranscript those that had a transcript to read.
 	Scanned, WithTranscript int
+	// TranscriptsCut counts transcripts longer than the scan reads, of which only the end was searched.
+	TranscriptsCut int
 	// Complete is true when every candidate was scanned; otherwise Cursor resumes the scan.
 	Complete bool
 	Cursor   int64
@@ -185,32 +186,37 @@ func (s *Service) ScanContents(ctx context.Context, p ScanParams) (ScanResult, e
 }
 
 // transcriptText is what was said in a session, as the transcript renders it (prompts, the
-// agent's words, its tool calls; long tool results cut). The runner streams every turn to the
-// file metadata.transcript_path names; a session that never ran has none.
-func (s *Service) transcriptText(sess *session.Session) (string, bool) {
-	path, _ := sess.Metadata[MetaTranscriptPath].(string)
-	if path == "" {
-		return "", false
+// agent's words, its tool calls; long tool results cut), from the last scanWindow bytes of its
+// transcript; cut says the file was longer. A session that never ran has none.
+func (s *Service) transcriptText(sess *session.Session) (text string, cut, ok bool) {
+	if path, _ := sess.Metadata[MetaTranscriptPath].(string); path == "" {
+		return "", false, false
 	}
-	data, err := os.ReadFile(path)
+	data, cut, err := s.transcriptWindow(sess, scanWindow)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			s.log.Warn("content scan could not read a transcript", "session_id", sess.ID, "err", err)
 		}
-		return "", false
+		return "", false, false
 	}
-	return transcript.Render(data), true
+	return transcript.Render(data), cut, true
 }
+
+// scanWindow is how much of each transcript a content scan reads: its end.
+const scanWindow = 2 << 20
 
 // transcriptMatches reports the phrase in the session's transcript, counting the transcripts read.
 func (s *Service) transcriptMatches(sess *session.Session, phrase string, out *ScanResult) bool {
 	if phrase == "" {
 		return false
 	}
-	text, ok := s.transcriptText(sess)
+	text, cut, ok := s.transcriptText(sess)
 	if !ok {
 		return false
 	}
 	out.WithTranscript++
+	if cut {
+		out.TranscriptsCut++
+	}
 	return strings.Contains(strings.ToLower(text), phrase)
 }

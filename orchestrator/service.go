@@ -1,8 +1,10 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
@@ -47,6 +49,9 @@ type Deps struct {
 	AdminUser string
 
 	SlackMappedOnly bool
+	// DataDir is ZIMMER_DATA_DIR: transcripts are read and written only at the paths derived
+	// from it and a session's id. "" means ./.zimmer.
+	DataDir string
 }
 
 // Service runs the shared operations. It is safe for concurrent use.
@@ -60,12 +65,16 @@ type Service struct {
 	admin   string
 
 	slackMappedOnly bool
+	dataDir         string
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, log: d.Log, now: d.Now, obs: d.Observer,
-		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly}
+		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer")}
+	if abs, err := filepath.Abs(s.dataDir); err == nil {
+		s.dataDir = abs
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -183,3 +183,12 @@ func stringList(v any) []string {
 	}
 	return out
 }
+
+// urlCredentials is the userinfo of any URL in a text: https://user:token@host, or a bare token@.
+var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s]+@`)
+
+// RedactCredentials hides the credentials of every URL in text (a git_root may embed a token),
+// for anything shown or logged: failure messages, the timeline, API responses.
+func RedactCredentials(text string) string {
+	return urlCredentials.ReplaceAllString(text, "${1}***@")
+}

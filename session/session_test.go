@@ -81,3 +81,18 @@ func TestAllMCPServersIsSelectedThenInjectedDeduplicated(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func TestRedactCredentialsHidesEveryURLsUserinfo(t *testing.T) {
+	tests := map[string]string{
+		"https://user:tok3n@github.com/o/r.git":                    "https://***@github.com/o/r.git",
+		"fatal: unable to access 'https://ghp_abc@host/r/': 403":   "fatal: unable to access 'https://***@host/r/': 403",
+		"git@github.com:o/r.git":                                   "git@github.com:o/r.git",
+		"https://github.com/o/r.git (see https://a:b@x.example/y)": "https://github.com/o/r.git (see https://***@x.example/y)",
+		"/srv/repos/plain":                                         "/srv/repos/plain",
+	}
+	for in, want := range tests {
+		if got := RedactCredentials(in); got != want {
+			t.Errorf("RedactCredentials(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

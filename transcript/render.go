@@ -41,6 +41,11 @@ func renderEvent(m map[string]any) []string {
 	case "item.completed":
 		item, _ := m["item"].(map[string]any)
 		return renderCodexItem(item)
+	case CutType:
+		if m["reason"] == CutWindow {
+			return []string{fmt.Sprintf("[%v earlier bytes of this transcript are not shown]", m["bytes"])}
+		}
+		return []string{fmt.Sprintf("[an output line of %v bytes was cut; it began: %s]", m["bytes"], cut(str(m["head"])))}
 	}
 	return nil
 }

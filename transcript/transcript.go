@@ -1,11 +1,12 @@
 // Package transcript reads the JSONL an agent CLI prints (Claude's stream-json, Codex's
 // exec --json, Pi's --mode json) plus the turn markers Zimmer writes between turns: the token
 // usage each model request reports, the conversation id a runtime mints itself, and a plain
-// text rendering for humans. It is pure: no files, no storage.
+// text rendering for humans. It reads and writes no files itself; Path says where one lives.
 package transcript
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -108,3 +109,30 @@ func firstString(a, b map[string]any, keys ...string) string {
 	}
 	return ""
 }
+
+// Path is where a session's transcript lives under the data directory (ZIMMER_DATA_DIR). It is
+// always derived, never read back from the session: a stored path is only a record.
+func Path(dataDir string, sessionID int64) string {
+	return filepath.Join(dataDir, "transcripts", strconv.FormatInt(sessionID, 10)+".jsonl")
+}
+
+// MaxLine is the longest agent output line a transcript keeps; a longer one is replaced by a Cut.
+const MaxLine = 1 << 20
+
+// CutType is the "type" of the line that stands for output Zimmer did not keep.
+const CutType = "zimmer_cut"
+
+// Cut stands in a transcript for output left out: an agent line longer than MaxLine (Head is
+// its start), or, at the top of a windowed read, the lines before the window.
+type Cut struct {
+	Type   string `json:"type"` // CutType
+	Reason string `json:"reason"`
+	Bytes  int64  `json:"bytes"` // how much was left out
+	Head   string `json:"head,omitempty"`
+}
+
+// Cut reasons.
+const (
+	CutLongLine = "line_too_long"
+	CutWindow   = "before_window"
+)

@@ -135,7 +135,7 @@ func buildFakeAgent(to string) error {
 // Claude CLI is the fake agent.
 func benchWorker(store *graph.Store, queue *jobs.Queue, cat *catalog.Catalog, dir string) (*orchestrator.Service, func(), error) {
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: discard})
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: discard, DataDir: filepath.Join(dir, "data")})
 	key := rand.Text()
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: discard, APIKeys: []string{key}}))
 	r, err := runner.New(ops, queue, discard, runner.Options{DataDir: filepath.Join(dir, "data"), PublicURL: srv.URL, APIKey: key,

@@ -100,7 +100,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	}
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
-		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly})
+		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, DataDir: cfg.DataDir})
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL},
 		SlackSigningSecret: cfg.SlackSigningSecret})
@@ -124,7 +124,8 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	if err != nil {
 		return err
 	}
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser})
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
+		DataDir: cfg.DataDir})
 	var apiKey string
 	if len(cfg.APIKeys) > 0 {
 		apiKey = cfg.APIKeys[0]
@@ -132,8 +133,9 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 		log.Warn("API_KEYS is empty: the MCP entries injected into sessions will call Zimmer without a key")
 	}
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL, APIKey: apiKey,
-		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
-		Runs: m.RegisterRuns()})
+		MCPVariables: cfg.MCPVariables,
+		Bins:         map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
+		Runs:         m.RegisterRuns()})
 	if err != nil {
 		return err
 	}

@@ -163,7 +163,7 @@ func writeBasics(b *doc, s *session.Session, categories map[int64]string) {
 		}
 	}
 	b.heading(3, "Git Configuration")
-	b.field("Git Root", oneLine(s.GitRoot))
+	b.field("Git Root", oneLine(session.RedactCredentials(s.GitRoot)))
 	b.field("Branch", oneLine(s.Branch))
 	if s.Subdirectory != nil {
 		b.field("Subdirectory", oneLine(*s.Subdirectory))

@@ -28,6 +28,8 @@ type env struct {
 	store *graph.Store
 	queue *jobs.Queue
 	ops   *orchestrator.Service
+	// dataDir is where the service reads transcripts: transcript.Path(dataDir, id).
+	dataDir string
 }
 
 func setup(t *testing.T) *env {
@@ -35,7 +37,7 @@ func setup(t *testing.T) *env {
 	o := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{apiKey}}))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops}
+	return &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops, dataDir: o.DataDir}
 }
 
 // reply is one raw HTTP exchange with /mcp.

@@ -165,7 +165,7 @@ func writeRow(b *doc, s *session.Session, verbose bool, names map[int64]string) 
 		if s.CategoryID != nil {
 			b.field("Category", categoryName(*s.CategoryID, names))
 		}
-		b.field("Repository", oneLine(s.GitRoot))
+		b.field("Repository", oneLine(session.RedactCredentials(s.GitRoot)))
 		b.field("Branch", oneLine(s.Branch))
 		if s.Prompt != nil && *s.Prompt != "" {
 			b.field("Prompt", oneLine(preview(*s.Prompt, 100)))
@@ -231,6 +231,9 @@ func scanContents(ctx context.Context, c *call, p orchestrator.SearchParams, ver
 	b.blank()
 	b.linef("**Transcripts read:** %d, for %d candidate(s) scanned. A session that has never run has no transcript, so only its title and metadata can match; one already matched by those is not read.",
 		res.WithTranscript, res.Scanned)
+	if res.TranscriptsCut > 0 {
+		b.linef("%d transcript(s) were too long to read whole; only their most recent part was searched.", res.TranscriptsCut)
+	}
 	b.blank()
 	if res.Complete {
 		b.linef("**Scan complete:** every candidate passing the filters was checked (%d in this pass).", res.Scanned)

@@ -1,14 +1,17 @@
 package mcp_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
 )
 
 func TestGetConfigsListsWhatASessionCanBeBuiltFrom(t *testing.T) {
@@ -164,12 +167,22 @@ func between(s, open, close string) string {
 
 func ptr[T any](v T) *T { return &v }
 
-// writeTranscript stores a one-line transcript in which the agent says phrase.
-func writeTranscript(t *testing.T, phrase string) (path, line string) {
+// writeTranscript gives a session the one-line transcript a run would have left, in which the
+// agent says phrase, and records its path as the runner does.
+func (e *env) writeTranscript(t *testing.T, s *session.Session, phrase string) (path, line string) {
 	t.Helper()
-	path = filepath.Join(t.TempDir(), "transcript.jsonl")
+	path = transcript.Path(e.dataDir, s.ID)
 	line = fmt.Sprintf(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"I found that %s, as asked."}]}}`, phrase)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.UpdateSession(context.Background(), strconv.FormatInt(s.ID, 10), func(u *session.Session) error {
+		u.Metadata["transcript_path"] = path
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return path, line
@@ -177,8 +190,8 @@ func writeTranscript(t *testing.T, phrase string) (path, line string) {
 
 func TestGetSessionInlinesTheTranscriptOnRequest(t *testing.T) {
 	e := setup(t)
-	path, line := writeTranscript(t, "the build is green")
-	s := e.fixture(t, func(s *session.Session) { s.Metadata["transcript_path"] = path })
+	s := e.fixture(t, nil)
+	path, line := e.writeTranscript(t, s, "the build is green")
 	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": s.ID}), "### Transcript File", path)
 	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": s.ID, "include_transcript": true}), "### Transcript", "I found that the build is green, as asked.")
 	contains(t, e.ok(t, "/mcp", "get_session", map[string]any{"id": s.ID, "include_transcript": true, "transcript_format": "json"}), line)
@@ -189,11 +202,10 @@ func TestGetSessionInlinesTheTranscriptOnRequest(t *testing.T) {
 func TestContentScanFindsWhatWasSaidMidConversation(t *testing.T) {
 	e := setup(t)
 	phrase := graphtest.Unique(t, "said only in the transcript")
-	path, _ := writeTranscript(t, phrase)
 	ran := e.fixture(t, func(s *session.Session) {
 		s.Title, s.Visibility, s.AgentRuntime = ptr("Ran "+phrase[:8]), "snoozed", "codex"
-		s.Metadata["transcript_path"] = path
 	})
+	e.writeTranscript(t, ran, phrase)
 	e.fixture(t, func(s *session.Session) { s.Visibility, s.AgentRuntime = "snoozed", "codex" }) // never ran
 	args := map[string]any{"query": strings.ToUpper(phrase), "visibility": "snoozed", "agent_runtime": "codex"}
 	contains(t, e.ok(t, "/mcp", "quick_search_sessions", args), "No sessions found")

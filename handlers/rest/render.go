@@ -56,7 +56,7 @@ type sessionJSON struct {
 func renderSession(s *session.Session) sessionJSON {
 	return sessionJSON{
 		ID: s.ID, Slug: s.Slug, Title: s.DisplayTitle(), Status: s.Status, AgentRuntime: s.AgentRuntime,
-		Prompt: s.Prompt, GitRoot: s.GitRoot, Branch: s.Branch, Subdirectory: s.Subdirectory,
+		Prompt: s.Prompt, GitRoot: session.RedactCredentials(s.GitRoot), Branch: s.Branch, Subdirectory: s.Subdirectory,
 		ExecutionProvider: s.ExecutionProvider, Goal: s.Goal, MCPServers: s.MCPServers,
 		AllMCPServers: s.AllMCPServers(), InjectedMCPServers: s.InjectedMCPServers(),
 		CatalogSkills: s.CatalogSkills, CatalogHooks: s.CatalogHooks, CatalogPlugins: s.CatalogPlugins,

@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 //go:embed templates/*.html
@@ -24,7 +25,8 @@ var templateFS embed.FS
 type pages map[string]*template.Template
 
 var funcs = template.FuncMap{
-	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+	"redact": session.RedactCredentials,
+	"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
 	"plural": func(n int, one, many string) string {
 		if n == 1 {
 			return one

@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
@@ -107,7 +108,9 @@ func writeCatalog(dir, repo string) error {
 		"mcp.json": `{
   "docs": {"type": "stdio", "command": "npx", "args": ["-y", "docs-mcp@latest"], "default_in_roots": ["solo"]},
   "slowpoke": {"type": "stdio", "command": "node", "args": ["slow.js"], "startup_timeout_sec": 240, "default_in_roots": ["solo"]},
-  "needs-secret": {"type": "stdio", "command": "node", "env": {"TOKEN": "${ZIMMER_RUNNER_TEST_NEVER_SET}"}}
+  "needs-secret": {"type": "stdio", "command": "node", "env": {"TOKEN": "${RUNNER_TEST_NEVER_SET}"}},
+  "fleet-tool": {"type": "stdio", "command": "node", "env": {"TOKEN": "${RUNNER_TEST_FLEET_TOKEN}"}},
+  "greedy": {"type": "stdio", "command": "node", "env": {"KEYS": "${API_KEYS}", "GRAPH": "${NEO4J_PASSWORD:-none}"}}
 }`,
 		"runtimes.json": `{
   "claude_code": {"models": [{"id": "opus", "default": true}, {"id": "sonnet"}]},
@@ -186,15 +189,16 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	}
 	log := logger()
 	m := metrics.New()
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log})
-	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}))
-	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: o.dataDir, stop: func() {}}
-	if e.dataDir == "" {
-		e.dataDir = t.TempDir()
+	dataDir := o.dataDir
+	if dataDir == "" {
+		dataDir = t.TempDir()
 		if !cleanup { // the shared environment outlives the test that made it
-			e.dataDir, _ = os.MkdirTemp(tmpRoot, "shared-")
+			dataDir, _ = os.MkdirTemp(tmpRoot, "shared-")
 		}
 	}
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, DataDir: dataDir})
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}))
+	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
 	e.runner = e.newRunner(t, o.bins, m.RegisterRuns())
 	m.RegisterLaneDepths(queue.LaneDepths)
@@ -216,9 +220,7 @@ func (e *env) newRunner(t *testing.T, bins map[string]string, runs *metrics.Runs
 		DataDir: e.dataDir, PublicURL: e.srv.URL, APIKey: apiKey, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
 		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir,
-		Environ: func() []string {
-			return append(os.Environ(), "FAKEAGENT_LOG="+e.log, "API_KEYS=leak", "NEO4J_PASSWORD=leak")
-		},
+		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +261,15 @@ func flushDB(t *testing.T, db int) {
 }
 
 func logger() *slog.Logger { return graphtest.Logger() }
+
+// leakyEnv gives the worker every variable Zimmer reads, each set to a value no agent may see.
+func leakyEnv() []string {
+	var env []string
+	for _, name := range config.Variables {
+		env = append(env, name+"=leak-"+name)
+	}
+	return append(env, "ZIMMER_SOMETHING_NEW=leak-new")
+}
 
 // create starts a session over REST and returns its id.
 func (e *env) create(t *testing.T, body map[string]any) int64 {
@@ -443,7 +454,8 @@ func childWorker() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: logger()})
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: logger(),
+		DataDir: os.Getenv("ZIMMER_RUNNER_CHILD_DATA")})
 	bin := os.Getenv("ZIMMER_RUNNER_CHILD_AGENT")
 	r, err := runner.New(ops, queue, logger(), runner.Options{DataDir: os.Getenv("ZIMMER_RUNNER_CHILD_DATA"),
 		PublicURL: os.Getenv("ZIMMER_RUNNER_CHILD_URL"), APIKey: apiKey, Tick: 50 * time.Millisecond, LeaseTTL: time.Second,

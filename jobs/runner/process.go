@@ -5,16 +5,17 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
@@ -33,7 +34,7 @@ type process struct {
 // beside the clone, stdin is /dev/null, and the environment is the worker's minus Zimmer's
 // own secrets, plus what the runtime and its MCP config ask for.
 func (t *turn) spawn(ctx context.Context, prompt string) error {
-	out, err := openStream(t.r.transcriptPath(t.sess.ID), t.sess.ID)
+	out, err := openStream(t.r.transcriptPath(t.sess.ID), t.sess.ID, t.r.log)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 }
 
 func startProcess(bin string, argv []string, dir string, env []string, stderrPath string, out *stream) (*process, error) {
-	stderr, err := os.OpenFile(stderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	stderr, err := os.OpenFile(stderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open the agent's stderr log: %w", err)
 	}
@@ -111,16 +112,18 @@ func (p *process) reap() {
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 }
 
-// stderrTail is the end of the agent's stderr log, for failure_detail.
+// stderrTail is the end of the agent's stderr log, for failure_detail; only the end is read.
 func (p *process) stderrTail() string {
-	data, err := os.ReadFile(p.stderr)
+	f, err := os.Open(p.stderr)
 	if err != nil {
 		return ""
 	}
+	defer f.Close()
 	const max = 2000
-	if len(data) > max {
-		data = data[len(data)-max:]
+	if info, err := f.Stat(); err == nil && info.Size() > max {
+		_, _ = f.Seek(-max, io.SeekEnd)
 	}
+	data, _ := io.ReadAll(io.LimitReader(f, max))
 	return strings.TrimSpace(string(data))
 }
 
@@ -131,17 +134,13 @@ func exitStatus(p *process) any {
 	return p.state.String() // killed by a signal: "signal: terminated"
 }
 
-// secretEnv is what the worker holds that an agent must not: Zimmer's own keys and the
-// addresses of its stores.
-var secretEnv = []string{"API_KEYS", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "REDIS_URL",
-	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET"}
-
-// agentEnv is the worker's environment without secretEnv, with extra set on top.
+// agentEnv is the worker's environment without Zimmer's own variables (its keys, passwords and
+// store addresses: config.Reserved), with extra set on top.
 func (r *Runner) agentEnv(extra map[string]string) []string {
 	var env []string
 	for _, kv := range r.opt.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, overridden := extra[k]; overridden || slices.Contains(secretEnv, k) {
+		if _, overridden := extra[k]; overridden || config.Reserved(k) {
 			continue
 		}
 		env = append(env, kv)

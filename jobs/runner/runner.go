@@ -44,10 +44,13 @@ type Options struct {
 	// SweepScope limits the sweep to sessions whose custom_metadata mentions it, for graphs
 	// shared by independent queues (the tests). Empty sweeps every session.
 	SweepScope string
-	Lookup     func(string) (string, bool) // ${VAR} values for MCP configs (os.LookupEnv)
-	Environ    func() []string             // the agent's base environment (os.Environ)
-	Host       string                      // this machine (os.Hostname): processes are only signalled here
-	Runs       *metrics.Runs               // nil records nothing
+	Lookup     func(string) (string, bool) // ${VAR} values for catalog MCP entries (os.LookupEnv)
+	// MCPVariables are the only ${VAR}s catalog MCP entries may read (ZIMMER_MCP_VARIABLES);
+	// empty allows any but Zimmer's own.
+	MCPVariables []string
+	Environ      func() []string // the agent's base environment (os.Environ)
+	Host         string          // this machine (os.Hostname): processes are only signalled here
+	Runs         *metrics.Runs   // nil records nothing
 }
 
 // Runner executes session turns. It is safe for concurrent use.
@@ -84,7 +87,11 @@ func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Optio
 		o.Bins = map[string]string{}
 	}
 	for _, d := range []string{"workspaces", "transcripts"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+		// 0700, tightened on an older install too: clones, configs and transcripts hold secrets.
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", d, err)
+		}
+		if err := os.Chmod(filepath.Join(dir, d), 0o700); err != nil {
 			return nil, fmt.Errorf("prepare %s: %w", d, err)
 		}
 	}

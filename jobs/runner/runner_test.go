@@ -217,12 +217,12 @@ func TestCloneAndSecretFailures(t *testing.T) {
 	}
 	s = e.waitStatus(t, secret, session.StatusFailed)
 	vars, _ := s.Metadata["unresolved_variables"].([]any)
-	if s.Metadata["failure_reason"] != orchestrator.FailureSecret || len(vars) != 1 || vars[0] != "ZIMMER_RUNNER_TEST_NEVER_SET" {
+	if s.Metadata["failure_reason"] != orchestrator.FailureSecret || len(vars) != 1 || vars[0] != "RUNNER_TEST_NEVER_SET" {
 		t.Fatalf("air_secret_unresolvable naming the variable: %v", s.Metadata)
 	}
 	// A restart after a pre-prompt failure re-sends the original prompt.
-	os.Setenv("ZIMMER_RUNNER_TEST_NEVER_SET", "now-set")
-	defer os.Unsetenv("ZIMMER_RUNNER_TEST_NEVER_SET")
+	os.Setenv("RUNNER_TEST_NEVER_SET", "now-set")
+	defer os.Unsetenv("RUNNER_TEST_NEVER_SET")
 	if status, out := e.do(t, http.MethodPost, "/api/v1/sessions/"+itoa(secret)+"/restart", nil); status != http.StatusOK {
 		t.Fatalf("restart: %d %v", status, out)
 	}

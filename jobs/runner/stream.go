@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
-	"path/filepath"
-	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/zimmerhq/zimmer/transcript"
@@ -22,6 +22,7 @@ import (
 type stream struct {
 	file      *os.File
 	sessionID int64
+	log       *slog.Logger
 	done      chan struct{} // closed when stdout reached EOF (or was cut off)
 
 	mu       sync.Mutex
@@ -32,20 +33,38 @@ type stream struct {
 }
 
 func (r *Runner) transcriptPath(sessionID int64) string {
-	return filepath.Join(r.opt.DataDir, "transcripts", strconv.FormatInt(sessionID, 10)+".jsonl")
+	return transcript.Path(r.opt.DataDir, sessionID)
 }
 
-// openStream opens the transcript for appending; earlier turns' lines stay and are counted.
-func openStream(path string, sessionID int64) (*stream, error) {
-	existing, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("read transcript: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+// openStream opens the transcript (0600, never through a link) for appending; earlier turns'
+// lines stay and are counted.
+func openStream(path string, sessionID int64, log *slog.Logger) (*stream, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open transcript: %w", err)
 	}
-	return &stream{file: f, sessionID: sessionID, line: bytes.Count(existing, []byte("\n")), done: make(chan struct{})}, nil
+	lines, err := countLines(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	return &stream{file: f, sessionID: sessionID, log: log, line: lines, done: make(chan struct{})}, nil
+}
+
+// countLines counts r's newlines a buffer at a time.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte("\n"))
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // writeJSON appends one line Zimmer itself writes (the turn marker).
@@ -82,20 +101,46 @@ func (s *stream) start(r io.ReadCloser) {
 	go s.consume(r)
 }
 
-// consume copies r into the transcript until EOF. Lines have no length limit.
+// consume copies r into the transcript until EOF. A line longer than transcript.MaxLine is
+// never held whole: the rest of it is read and dropped, and a Cut line stands in for it.
 func (s *stream) consume(r io.Reader) {
 	defer close(s.done)
 	br := bufio.NewReaderSize(r, 64*1024)
+	var line []byte
+	var size int64 // the current line's full length, kept or not
 	for {
-		line, err := br.ReadBytes('\n')
-		if line = bytes.TrimRight(line, "\r\n"); len(line) > 0 {
-			_ = s.append(line) // a full disk loses transcript lines, never the turn
+		chunk, err := br.ReadSlice('\n')
+		size += int64(len(chunk))
+		if len(line) <= transcript.MaxLine {
+			line = append(line, chunk[:min(len(chunk), transcript.MaxLine+1-len(line))]...)
 		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		s.keep(line, size)
+		line, size = line[:0], 0
 		if err != nil {
 			return
 		}
 	}
 }
+
+// keep appends one complete line, or the Cut that stands for it when it was too long.
+func (s *stream) keep(line []byte, size int64) {
+	if line = bytes.TrimRight(line, "\r\n"); len(line) > transcript.MaxLine {
+		head := bytes.ToValidUTF8(line[:cutHead], nil)
+		s.log.Warn("an agent output line was too long for the transcript and was cut", "session_id", s.sessionID,
+			"bytes", size, "max", transcript.MaxLine)
+		_ = s.writeJSON(transcript.Cut{Type: transcript.CutType, Reason: transcript.CutLongLine, Bytes: size, Head: string(head)})
+		return
+	}
+	if len(line) > 0 {
+		_ = s.append(line) // a full disk loses transcript lines, never the turn
+	}
+}
+
+// cutHead is how much of a cut line the Cut keeps.
+const cutHead = 1024
 
 // finish waits up to d for the rest of stdout (a straggler holding the pipe open is cut off),
 // then closes the transcript.

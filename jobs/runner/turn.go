@@ -74,6 +74,9 @@ func (t *turn) prepare(ctx, work context.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := t.r.excludeConfig(work, ws.clone, cfg.Path); err != nil {
+			return err
+		}
 		setup.ConfigPath, setup.Injected, setup.RuntimeEnv = cfg.Path, cfg.Injected, cfg.Env
 	}
 	if !t.rt.mintsOwnID && t.sess.RuntimeSessionID == nil {
@@ -91,12 +94,15 @@ func (t *turn) writeConfig(ctx context.Context) (catalog.RuntimeConfig, error) {
 	root, _ := t.sess.Metadata["agent_root_key"].(string)
 	cfg, err := t.r.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
 		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
-		PublicURL: t.r.opt.PublicURL, APIKey: t.r.opt.APIKey, Lookup: t.r.opt.Lookup,
+		PublicURL: t.r.opt.PublicURL, APIKey: t.r.opt.APIKey, Lookup: t.r.opt.Lookup, Allowed: t.r.opt.MCPVariables,
 	})
 	var ue *catalog.UnresolvedError
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &ue):
 		return cfg, orchestrator.Failure{Reason: orchestrator.FailureSecret, Message: ue.Error(),
-			Details: map[string]any{"unresolved_variables": ue.Variables}}
+			Details: map[string]any{"unresolved_variables": ue.Variables, "refused_variables": ue.Refused}}
+	case errors.Is(err, catalog.ErrSymlink):
+		return cfg, orchestrator.Failure{Reason: orchestrator.FailureCloneValidation, Message: "the clone's MCP config: " + err.Error()}
 	}
 	if err != nil {
 		return cfg, fmt.Errorf("write the MCP config: %w", err)

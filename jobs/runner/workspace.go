@@ -1,14 +1,18 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -21,8 +25,16 @@ type workspace struct {
 	root, clone, workDir string
 }
 
-// cloneTimeout bounds one git clone.
-const cloneTimeout = 10 * time.Minute
+// cloneTimeout bounds one git clone; a transfer slower than cloneLowSpeed bytes a second for
+// cloneLowSpeedSecs is given up on long before it; cloneWaitDelay is how long a killed clone's
+// pipes may stay open (a helper that inherited them) before Wait returns anyway.
+const (
+	cloneTimeout      = 10 * time.Minute
+	cloneLowSpeed     = 1000
+	cloneLowSpeedSecs = 60
+	cloneWaitDelay    = 5 * time.Second
+	cloneOutputMax    = 16 << 10
+)
 
 func (r *Runner) workspaceRoot(sessionID int64) string {
 	return filepath.Join(r.opt.DataDir, "workspaces", strconv.FormatInt(sessionID, 10))
@@ -36,44 +48,135 @@ func (r *Runner) workspace(ctx context.Context, sess *session.Session) (ws works
 	_, statErr := os.Stat(filepath.Join(ws.clone, ".git"))
 	fresh = statErr != nil || metaString(sess.Metadata, orchestrator.MetaClonePath) == ""
 	if fresh {
-		if err := clone(ctx, sess, ws); err != nil {
+		if err := r.clone(ctx, sess, ws); err != nil {
 			return ws, true, err
 		}
 	}
-	ws.workDir = ws.clone
-	if sub := derefString(sess.Subdirectory); sub != "" {
-		// Joined onto "/" first so a subdirectory can never climb out of the clone.
-		ws.workDir = filepath.Join(ws.clone, filepath.Clean("/"+sub))
-	}
-	if info, err := os.Stat(ws.workDir); err != nil || !info.IsDir() {
+	ws.workDir, err = workDir(ws.clone, derefString(sess.Subdirectory))
+	if err != nil {
 		return ws, fresh, orchestrator.Failure{Reason: orchestrator.FailureCloneValidation,
-			Message: fmt.Sprintf("the working directory %q does not exist in the clone of %s", derefString(sess.Subdirectory), sess.GitRoot)}
+			Message: fmt.Sprintf("the working directory %q in the clone of %s: %v", derefString(sess.Subdirectory),
+				session.RedactCredentials(sess.GitRoot), err)}
 	}
 	return ws, fresh, nil
 }
 
-func clone(ctx context.Context, sess *session.Session, ws workspace) error {
+// workDir is the clone's subdirectory the agent starts in, resolved: a subdirectory that is (or
+// passes through) a link leading out of the clone is refused, so a repository cannot point the
+// agent, and the config carrying the fleet's key, at another session's workspace.
+func workDir(clone, sub string) (string, error) {
+	realClone, err := filepath.EvalSymlinks(clone)
+	if err != nil {
+		return "", err
+	}
+	// Joined onto "/" first so ".." can never climb out of the clone.
+	dir, err := filepath.EvalSymlinks(filepath.Join(realClone, filepath.Clean("/"+sub)))
+	if err != nil {
+		return "", errors.New("does not exist")
+	}
+	rel, err := filepath.Rel(realClone, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", errors.New("is a link that leads out of the clone; Zimmer only runs agents inside their workspace")
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return "", errors.New("is not a directory")
+	}
+	return filepath.Join(clone, rel), nil
+}
+
+func (r *Runner) clone(ctx context.Context, sess *session.Session, ws workspace) error {
 	if err := os.RemoveAll(ws.clone); err != nil {
 		return fmt.Errorf("clear the old clone: %w", err)
 	}
-	if err := os.MkdirAll(ws.root, 0o755); err != nil {
+	if err := os.MkdirAll(ws.root, 0o700); err != nil {
 		return fmt.Errorf("make the workspace: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cloneTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "clone", "--quiet", "--branch", sess.Branch, "--single-branch", "--", sess.GitRoot, ws.clone)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	out, err := cmd.CombinedOutput()
+	cmd := exec.CommandContext(ctx, "git",
+		"-c", "http.lowSpeedLimit="+strconv.Itoa(cloneLowSpeed), "-c", "http.lowSpeedTime="+strconv.Itoa(cloneLowSpeedSecs),
+		"-c", "credential.helper=", "-c", "core.askPass=",
+		"clone", "--quiet", "--branch", sess.Branch, "--single-branch", "--", sess.GitRoot, ws.clone)
+	// Never prompt: no terminal, no askpass program, ssh in batch mode.
+	cmd.Env = append(r.agentEnv(nil), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "GCM_INTERACTIVE=never",
+		"GIT_SSH_COMMAND=ssh -o BatchMode=yes")
+	// Its own process group, killed whole on cancel or timeout: git's remote helpers and ssh
+	// would otherwise outlive it holding the pipes.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = cloneWaitDelay
+	out := &capped{max: cloneOutputMax}
+	cmd.Stdout, cmd.Stderr = out, out
+	err := cmd.Run()
 	if err == nil {
 		return nil
 	}
-	msg := strings.TrimSpace(string(out))
-	if errors.Is(err, exec.ErrNotFound) {
+	msg := strings.TrimSpace(out.String())
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
 		msg = "git is not installed on this worker"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		msg = fmt.Sprintf("it took longer than %s", cloneTimeout)
 	}
 	return orchestrator.Failure{Reason: orchestrator.FailureGitClone,
-		Message: fmt.Sprintf("git clone of %s (branch %s) failed: %s", sess.GitRoot, sess.Branch, firstLines(msg, 5)),
+		Message: session.RedactCredentials(fmt.Sprintf("git clone of %s (branch %s) failed: %s", sess.GitRoot, sess.Branch, firstLines(msg, 5))),
 		Details: map[string]any{"exit_status": cmd.ProcessState.String()}}
+}
+
+// capped keeps the first max bytes written to it and drops the rest.
+type capped struct {
+	buf bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.buf.String() }
+
+// excludeConfig keeps the MCP config (it carries the fleet's key) out of anything the agent
+// commits: listed in the clone's .git/info/exclude and, when the repository tracks a file of
+// that name, marked skip-worktree so `git commit -a` leaves the rewritten copy alone.
+func (r *Runner) excludeConfig(ctx context.Context, clone, path string) error {
+	rel, err := filepath.Rel(clone, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("the MCP config %s is outside the clone", path)
+	}
+	rel = filepath.ToSlash(rel)
+	info := filepath.Join(clone, ".git", "info")
+	if err := os.MkdirAll(info, 0o700); err != nil {
+		return fmt.Errorf("exclude the MCP config from git: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(info, "exclude"), os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("exclude the MCP config from git: %w", err)
+	}
+	defer f.Close()
+	existing, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return fmt.Errorf("exclude the MCP config from git: %w", err)
+	}
+	if line := "/" + rel; !slices.Contains(strings.Split(string(existing), "\n"), line) {
+		if _, err := fmt.Fprintf(f, "\n# written by Zimmer; it carries credentials\n%s\n", line); err != nil {
+			return fmt.Errorf("exclude the MCP config from git: %w", err)
+		}
+	}
+	git := func(args ...string) error {
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", clone}, args...)...)
+		cmd.Env = r.agentEnv(nil)
+		return cmd.Run()
+	}
+	if git("ls-files", "--error-unmatch", "--", rel) != nil {
+		return nil // not tracked: the exclude is enough
+	}
+	if err := git("update-index", "--skip-worktree", "--", rel); err != nil {
+		return fmt.Errorf("keep the tracked MCP config out of commits: %w", err)
+	}
+	return nil
 }
 
 func firstLines(s string, n int) string {

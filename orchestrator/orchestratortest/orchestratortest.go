@@ -23,6 +23,7 @@ type Options struct {
 	SlackMappedOnly bool
 	Observer        orchestrator.Observer
 	Log             *slog.Logger // nil discards (graphtest.Logger)
+	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 }
 
 // Env is a service with the store and queue under it.
@@ -30,6 +31,8 @@ type Env struct {
 	Ops   *orchestrator.Service
 	Store *graph.Store
 	Queue *jobs.Queue
+	// DataDir is where the service reads transcripts: transcript.Path(DataDir, id).
+	DataDir string
 }
 
 // New builds the service; the queue is closed when the test ends.
@@ -53,7 +56,11 @@ func New(t testing.TB, o Options) Env {
 	if log == nil {
 		log = graphtest.Logger()
 	}
+	dir := o.DataDir
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly})
-	return Env{Ops: ops, Store: store, Queue: queue}
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir})
+	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }

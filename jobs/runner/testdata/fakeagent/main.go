@@ -7,12 +7,14 @@
 //	                          (.mcp.json / --mcp-config, or .codex/config.toml)
 //	SLEEP <seconds>           sleep (fractions allowed)
 //	EXIT <code>               exit with the code
+//	BIGLINE <bytes>           print one stdout line of that many bytes
 //
-// With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory,
-// the environment variables the tests check) to that file.
+// With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory, its
+// whole environment) to that file.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -106,10 +108,9 @@ func logInvocation(inv invocation) {
 	}
 	cwd, _ := os.Getwd()
 	env := map[string]string{}
-	for _, k := range []string{"MCP_TIMEOUT", "NPM_CONFIG_CACHE", "ZIMMER_SESSION_ID", "CLAUDE_CODE_AUTO_COMPACT_WINDOW", "API_KEYS", "NEO4J_PASSWORD"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env[k] = v
-		}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
 	}
 	line, _ := json.Marshal(map[string]any{"argv": os.Args, "cwd": cwd, "env": env, "runtime": inv.runtime,
 		"resume": inv.resume, "session_id": inv.sessionID, "pid": os.Getpid()})
@@ -195,6 +196,15 @@ func (p *printer) act(line string) (code int, stop bool) {
 	case "SLEEP":
 		secs, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
 		time.Sleep(time.Duration(secs * float64(time.Second)))
+	case "BIGLINE":
+		n, _ := strconv.Atoi(strings.TrimSpace(rest))
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		_, _ = w.WriteString(`{"type":"assistant","junk":"`)
+		for i := 0; i < n; i++ {
+			_ = w.WriteByte('x')
+		}
+		_, _ = w.WriteString("\"}\n")
+		_ = w.Flush()
 	case "EXIT":
 		code, _ = strconv.Atoi(strings.TrimSpace(rest))
 		fmt.Fprintf(os.Stderr, "fakeagent: exiting with %d as instructed\n", code)
