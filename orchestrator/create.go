@@ -123,7 +123,7 @@ func (s *Service) enqueueStart(ctx context.Context, sess *session.Session) (*ses
 	if err != nil && !errors.Is(err, jobs.ErrDuplicate) {
 		return sess, false, err
 	}
-	updated, err := s.store.UpdateSession(ctx, fmt.Sprint(sess.ID), func(u *session.Session) error {
+	updated, err := s.store.UpdateSession(ctx, sess.ID, func(u *session.Session) error {
 		u.JobID = &id
 		return nil
 	})
@@ -263,7 +263,7 @@ func (s *Service) applyModel(d *session.Session, r catalog.Root, bad *problems) 
 // applyLineage inherits genesis, class and precedence from the parent, and places the session.
 func (s *Service) applyLineage(ctx context.Context, d *session.Session, p CreateParams, bad *problems) error {
 	if p.ParentSessionID != nil {
-		parent, err := s.store.GetSession(ctx, fmt.Sprint(*p.ParentSessionID))
+		parent, err := s.store.GetSession(ctx, *p.ParentSessionID)
 		switch {
 		case errors.Is(err, graph.ErrNotFound):
 			bad.add(fmt.Sprintf("Parent session %d not found", *p.ParentSessionID))

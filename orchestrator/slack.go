@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/graph"
@@ -53,7 +52,7 @@ func (s *Service) DeliverSlackMessage(ctx context.Context, m SlackMessage) (Slac
 		entry: always(slackEntry(m.ChannelType)),
 		slack: SlackOrigin{UserID: m.UserID, Channel: m.Channel, Permalink: m.Permalink, At: session.SlackTime(m.TS)}}
 	p := FollowUpParams{Prompt: m.Text, captured: s.capturing(w)}
-	res, err := s.FollowUp(ctx, strconv.FormatInt(sess.ID, 10), p)
+	res, err := s.FollowUp(ctx, sess.ID, p)
 	if err != nil {
 		return "", nil, err
 	}
