@@ -105,6 +105,7 @@ func (s *Service) Update(ctx context.Context, id int64, p UpdateParams) (*sessio
 		}
 		if p.Slug.Set {
 			u.Slug = blankToNil(p.Slug.Value)
+			validateSlug(u.Slug, &bad)
 		}
 		if p.Goal.Set {
 			u.Goal = blankToNil(p.Goal.Value)
