@@ -22,15 +22,15 @@ func (s *Store) Hierarchy(ctx context.Context, id int64) (*lineage.Hierarchy, er
 	return h, nil
 }
 
-// SessionHierarchy reads a session (by slug or id) and walks its hierarchy in one read
+// SessionHierarchy reads a session and walks its hierarchy in one read
 // transaction: what GET /sessions/:id and get_session show.
-func (s *Store) SessionHierarchy(ctx context.Context, key string) (*session.Session, *lineage.Hierarchy, error) {
+func (s *Store) SessionHierarchy(ctx context.Context, id int64) (*session.Session, *lineage.Hierarchy, error) {
 	type both struct {
 		s *session.Session
 		h *lineage.Hierarchy
 	}
 	out, err := read(ctx, s, "session_hierarchy", func(tx txn) (both, error) {
-		sess, err := getSession(tx, key)
+		sess, err := getSession(tx, id)
 		if err != nil {
 			return both{}, err
 		}
@@ -38,7 +38,7 @@ func (s *Store) SessionHierarchy(ctx context.Context, key string) (*session.Sess
 		return both{sess, h}, err
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("session %q with its hierarchy: %w", key, err)
+		return nil, nil, fmt.Errorf("session %d with its hierarchy: %w", id, err)
 	}
 	return out.s, out.h, nil
 }

@@ -198,19 +198,19 @@ func (q *MessageQueue) one(name, cypher string, id int64, extra map[string]any) 
 	return recordMessage(rec)
 }
 
-// WithQueue locks the session named by key (slug or id) and runs fn on its queue, in one write
+// WithQueue locks the session and runs fn on its queue, in one write
 // transaction; the session itself is not written. fn may run more than once (the driver
 // retries), so it must have no effect outside the database.
-func (s *Store) WithQueue(ctx context.Context, key string, fn func(*session.Session, *MessageQueue) error) (*session.Session, error) {
+func (s *Store) WithQueue(ctx context.Context, sessionID int64, fn func(*session.Session, *MessageQueue) error) (*session.Session, error) {
 	out, err := write(ctx, s, "with_queue", func(tx txn) (*session.Session, error) {
-		locked, err := lockSession(tx, key)
+		locked, err := lockSession(tx, sessionID)
 		if err != nil {
 			return nil, err
 		}
 		return locked, fn(locked, s.queueOf(tx, locked.ID))
 	})
 	if err != nil {
-		return nil, fmt.Errorf("queue of session %q: %w", key, err)
+		return nil, fmt.Errorf("queue of session %d: %w", sessionID, err)
 	}
 	return out, nil
 }
@@ -221,9 +221,9 @@ func (s *Store) queueOf(tx txn, sessionID int64) *MessageQueue {
 
 // CreateMessage appends a pending message to the session's queue and returns it with the
 // session as it was when the message landed.
-func (s *Store) CreateMessage(ctx context.Context, key string, m NewMessage) (*Message, *session.Session, error) {
+func (s *Store) CreateMessage(ctx context.Context, sessionID int64, m NewMessage) (*Message, *session.Session, error) {
 	var out *Message
-	sess, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) (err error) {
+	sess, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		out, err = q.Append(m)
 		return err
 	})
@@ -231,45 +231,43 @@ func (s *Store) CreateMessage(ctx context.Context, key string, m NewMessage) (*M
 }
 
 // ListMessages returns one page of a session's queue in position order and the filter's total.
-func (s *Store) ListMessages(ctx context.Context, key, status string, skip, limit int) ([]*Message, int, error) {
+func (s *Store) ListMessages(ctx context.Context, sessionID int64, status string, skip, limit int) ([]*Message, int, error) {
 	type page struct {
 		list  []*Message
 		total int
 	}
 	out, err := read(ctx, s, "list_messages", func(tx txn) (page, error) {
-		found, err := getSession(tx, key)
-		if err != nil {
+		if err := requireSession(tx, sessionID); err != nil {
 			return page{}, err
 		}
-		list, total, err := s.queueOf(tx, found.ID).List(status, skip, limit)
+		list, total, err := s.queueOf(tx, sessionID).List(status, skip, limit)
 		return page{list, total}, err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("messages of session %q: %w", key, err)
+		return nil, 0, fmt.Errorf("messages of session %d: %w", sessionID, err)
 	}
 	return out.list, out.total, nil
 }
 
 // GetMessage reads one message of a session.
-func (s *Store) GetMessage(ctx context.Context, key string, id int64) (*Message, error) {
+func (s *Store) GetMessage(ctx context.Context, sessionID, id int64) (*Message, error) {
 	out, err := read(ctx, s, "get_message", func(tx txn) (*Message, error) {
-		found, err := getSession(tx, key)
-		if err != nil {
+		if err := requireSession(tx, sessionID); err != nil {
 			return nil, err
 		}
-		return s.queueOf(tx, found.ID).Get(id)
+		return s.queueOf(tx, sessionID).Get(id)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("message of session %q: %w", key, err)
+		return nil, fmt.Errorf("message of session %d: %w", sessionID, err)
 	}
 	return out, nil
 }
 
 // UpdateMessage applies mutate to a copy of the message under the session's lock and stores
 // its content and goal. mutate may run more than once and must be pure.
-func (s *Store) UpdateMessage(ctx context.Context, key string, id int64, mutate func(*Message) error) (*Message, error) {
+func (s *Store) UpdateMessage(ctx context.Context, sessionID, id int64, mutate func(*Message) error) (*Message, error) {
 	var out *Message
-	_, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) error {
+	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) error {
 		m, err := q.Get(id)
 		if err != nil {
 			return err
@@ -284,15 +282,15 @@ func (s *Store) UpdateMessage(ctx context.Context, key string, id int64, mutate 
 }
 
 // DeleteMessage removes a message and renumbers the tail of the queue down.
-func (s *Store) DeleteMessage(ctx context.Context, key string, id int64) error {
-	_, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) error { return q.Delete(id) })
+func (s *Store) DeleteMessage(ctx context.Context, sessionID, id int64) error {
+	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) error { return q.Delete(id) })
 	return err
 }
 
 // ReorderMessage moves a message to position (≥ 1; past the end means last).
-func (s *Store) ReorderMessage(ctx context.Context, key string, id, position int64) (*Message, error) {
+func (s *Store) ReorderMessage(ctx context.Context, sessionID, id, position int64) (*Message, error) {
 	var out *Message
-	_, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) (err error) {
+	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		out, err = q.Move(id, position)
 		return err
 	})
@@ -301,9 +299,9 @@ func (s *Store) ReorderMessage(ctx context.Context, key string, id, position int
 
 // ClaimNextMessage marks the session's first pending message processing and returns it
 // (ErrMessageNotFound when nothing is pending).
-func (s *Store) ClaimNextMessage(ctx context.Context, key string) (*Message, error) {
+func (s *Store) ClaimNextMessage(ctx context.Context, sessionID int64) (*Message, error) {
 	var out *Message
-	_, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) (err error) {
+	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		out, err = q.ClaimNext()
 		return err
 	})
@@ -312,13 +310,13 @@ func (s *Store) ClaimNextMessage(ctx context.Context, key string) (*Message, err
 
 // MarkMessageDelivered records that a claimed message's agent job is queued by deleting the row
 // and renumbering the tail (see MessageDelivered for why the row is not kept).
-func (s *Store) MarkMessageDelivered(ctx context.Context, key string, id int64) error {
-	return s.DeleteMessage(ctx, key, id)
+func (s *Store) MarkMessageDelivered(ctx context.Context, sessionID, id int64) error {
+	return s.DeleteMessage(ctx, sessionID, id)
 }
 
 // ReleaseMessage returns a claimed message to pending after its hand-off failed.
-func (s *Store) ReleaseMessage(ctx context.Context, key string, id int64) error {
-	_, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) error {
+func (s *Store) ReleaseMessage(ctx context.Context, sessionID, id int64) error {
+	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) error {
 		_, err := q.SetStatus(id, MessagePending)
 		return err
 	})
@@ -326,9 +324,9 @@ func (s *Store) ReleaseMessage(ctx context.Context, key string, id int64) error 
 }
 
 // RetirePendingMessages marks every pending message of the session undelivered.
-func (s *Store) RetirePendingMessages(ctx context.Context, key string) (int, error) {
+func (s *Store) RetirePendingMessages(ctx context.Context, sessionID int64) (int, error) {
 	var n int
-	_, err := s.WithQueue(ctx, key, func(_ *session.Session, q *MessageQueue) (err error) {
+	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		n, err = q.RetirePending()
 		return err
 	})
@@ -336,8 +334,8 @@ func (s *Store) RetirePendingMessages(ctx context.Context, key string) (int, err
 }
 
 // CountPendingMessages is how many messages still wait to be delivered to the session.
-func (s *Store) CountPendingMessages(ctx context.Context, key string) (int, error) {
-	_, total, err := s.ListMessages(ctx, key, MessagePending, 0, 0)
+func (s *Store) CountPendingMessages(ctx context.Context, sessionID int64) (int, error) {
+	_, total, err := s.ListMessages(ctx, sessionID, MessagePending, 0, 0)
 	return total, err
 }
 

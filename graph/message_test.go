@@ -13,11 +13,11 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// queueOf appends the given contents to a fresh session and returns its key and message ids.
-func queueOf(t *testing.T, store *graph.Store, contents ...string) (string, []int64) {
+// queueOf appends the given contents to a fresh session and returns its id and message ids.
+func queueOf(t *testing.T, store *graph.Store, contents ...string) (int64, []int64) {
 	t.Helper()
 	s := graphtest.Session(t, store, nil)
-	key := fmt.Sprint(s.ID)
+	key := s.ID
 	var ids []int64
 	for _, c := range contents {
 		m, _, err := store.CreateMessage(context.Background(), key, graph.NewMessage{Content: c})
@@ -30,7 +30,7 @@ func queueOf(t *testing.T, store *graph.Store, contents ...string) (string, []in
 }
 
 // order is the queue's contents in position order, checking positions are exactly 1..n.
-func order(t *testing.T, store *graph.Store, key string) []string {
+func order(t *testing.T, store *graph.Store, key int64) []string {
 	t.Helper()
 	list, total, err := store.ListMessages(context.Background(), key, "", 0, 100)
 	if err != nil {
@@ -54,30 +54,30 @@ func TestQueuePositionsStayContiguousThroughDeletesAndReorders(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name string
-		op   func(key string, ids []int64) error
+		op   func(key int64, ids []int64) error
 		want []string
 	}{
-		{"appends take the next position", func(string, []int64) error { return nil }, []string{"a", "b", "c", "d"}},
-		{"deleting the first shifts the rest up", func(k string, ids []int64) error { return store.DeleteMessage(ctx, k, ids[0]) }, []string{"b", "c", "d"}},
-		{"deleting a middle one renumbers the tail", func(k string, ids []int64) error { return store.DeleteMessage(ctx, k, ids[1]) }, []string{"a", "c", "d"}},
-		{"deleting the last leaves the rest", func(k string, ids []int64) error { return store.DeleteMessage(ctx, k, ids[3]) }, []string{"a", "b", "c"}},
-		{"moving the last to the front shifts the others down", func(k string, ids []int64) error {
+		{"appends take the next position", func(int64, []int64) error { return nil }, []string{"a", "b", "c", "d"}},
+		{"deleting the first shifts the rest up", func(k int64, ids []int64) error { return store.DeleteMessage(ctx, k, ids[0]) }, []string{"b", "c", "d"}},
+		{"deleting a middle one renumbers the tail", func(k int64, ids []int64) error { return store.DeleteMessage(ctx, k, ids[1]) }, []string{"a", "c", "d"}},
+		{"deleting the last leaves the rest", func(k int64, ids []int64) error { return store.DeleteMessage(ctx, k, ids[3]) }, []string{"a", "b", "c"}},
+		{"moving the last to the front shifts the others down", func(k int64, ids []int64) error {
 			_, err := store.ReorderMessage(ctx, k, ids[3], 1)
 			return err
 		}, []string{"d", "a", "b", "c"}},
-		{"moving the first back shifts the others up", func(k string, ids []int64) error {
+		{"moving the first back shifts the others up", func(k int64, ids []int64) error {
 			_, err := store.ReorderMessage(ctx, k, ids[0], 3)
 			return err
 		}, []string{"b", "c", "a", "d"}},
-		{"moving past the end means last", func(k string, ids []int64) error {
+		{"moving past the end means last", func(k int64, ids []int64) error {
 			_, err := store.ReorderMessage(ctx, k, ids[1], 99)
 			return err
 		}, []string{"a", "c", "d", "b"}},
-		{"moving to its own place changes nothing", func(k string, ids []int64) error {
+		{"moving to its own place changes nothing", func(k int64, ids []int64) error {
 			_, err := store.ReorderMessage(ctx, k, ids[2], 3)
 			return err
 		}, []string{"a", "b", "c", "d"}},
-		{"an append after a delete goes to the end", func(k string, ids []int64) error {
+		{"an append after a delete goes to the end", func(k int64, ids []int64) error {
 			if err := store.DeleteMessage(ctx, k, ids[1]); err != nil {
 				return err
 			}
@@ -244,7 +244,7 @@ func TestAMessageIsFoundOnlyUnderItsOwnSession(t *testing.T) {
 	if err := store.DeleteMessage(ctx, other, ids[0]); !errors.Is(err, graph.ErrMessageNotFound) {
 		t.Fatalf("delete under another session: %v", err)
 	}
-	if _, _, err := store.CreateMessage(ctx, "999999999999", graph.NewMessage{Content: "x"}); !errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrMessageNotFound) {
+	if _, _, err := store.CreateMessage(ctx, 999999999999, graph.NewMessage{Content: "x"}); !errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrMessageNotFound) {
 		t.Fatalf("an unknown session is ErrNotFound but not a missing message: %v", err)
 	}
 }
@@ -253,7 +253,7 @@ func TestMessageRoundTripsItsFieldsAndAnUpdateCanClearTheGoal(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	s := graphtest.Session(t, store, nil)
-	key := fmt.Sprint(s.ID)
+	key := s.ID
 	m, _, err := store.CreateMessage(ctx, key, graph.NewMessage{Content: "hello", Goal: ptr("ship it")})
 	if err != nil {
 		t.Fatal(err)

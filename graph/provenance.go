@@ -18,11 +18,11 @@ type Provenance struct {
 	Users     []roster.User
 }
 
-// SessionProvenance reads a session (by slug or id) and its provenance in one read
+// SessionProvenance reads a session and its provenance in one read
 // transaction, so the counts, the tree and the roster describe the same moment.
-func (s *Store) SessionProvenance(ctx context.Context, key string) (Provenance, error) {
+func (s *Store) SessionProvenance(ctx context.Context, id int64) (Provenance, error) {
 	out, err := read(ctx, s, "session_provenance", func(tx txn) (Provenance, error) {
-		sess, err := getSession(tx, key)
+		sess, err := getSession(tx, id)
 		if err != nil {
 			return Provenance{}, err
 		}
@@ -40,7 +40,7 @@ func (s *Store) SessionProvenance(ctx context.Context, key string) (Provenance, 
 		return Provenance{Session: sess, Hierarchy: h, Messages: msgs, Users: users}, err
 	})
 	if err != nil {
-		return Provenance{}, fmt.Errorf("provenance of session %q: %w", key, err)
+		return Provenance{}, fmt.Errorf("provenance of session %d: %w", id, err)
 	}
 	return out, nil
 }

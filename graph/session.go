@@ -150,37 +150,60 @@ func linkSpawnParent(tx txn, id int64) error {
 	return err
 }
 
-// GetSession finds a session by slug first, then by numeric id.
-func (s *Store) GetSession(ctx context.Context, key string) (*session.Session, error) {
+// GetSession reads a session by id.
+func (s *Store) GetSession(ctx context.Context, id int64) (*session.Session, error) {
 	out, err := read(ctx, s, "get_session", func(tx txn) (*session.Session, error) {
-		return getSession(tx, key)
+		return getSession(tx, id)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("get session %q: %w", key, err)
+		return nil, fmt.Errorf("get session %d: %w", id, err)
 	}
 	return out, nil
 }
 
-// lockSession finds a session by slug or id, takes its write lock and reads it again under the
-// lock, so a read-modify-write on it is atomic.
-func lockSession(tx txn, key string) (*session.Session, error) {
-	found, err := getSession(tx, key)
+// ResolveSlug is the id of the session with this slug (ErrNotFound when none has it).
+func (s *Store) ResolveSlug(ctx context.Context, slug string) (int64, error) {
+	out, err := read(ctx, s, "resolve_session_slug", func(tx txn) (int64, error) {
+		rec, err := tx.single("resolve_session_slug", queries.ResolveSessionSlug, map[string]any{"slug": slug})
+		if err != nil {
+			return 0, err
+		}
+		id, _, err := neo4j.GetRecordValue[int64](rec, "id")
+		return id, err
+	})
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("resolve slug %q: %w", slug, err)
 	}
-	rec, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": found.ID})
+	return out, nil
+}
+
+// SessionExists reports whether a session has this id.
+func (s *Store) SessionExists(ctx context.Context, id int64) (bool, error) {
+	out, err := read(ctx, s, "session_exists", func(tx txn) (bool, error) {
+		err := requireSession(tx, id)
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if err != nil {
+		return false, fmt.Errorf("session %d exists: %w", id, err)
+	}
+	return out, nil
+}
+
+// lockSession takes a session's write lock and reads it under the lock, so a read-modify-write
+// on it is atomic.
+func lockSession(tx txn, id int64) (*session.Session, error) {
+	rec, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": id})
 	if err != nil {
 		return nil, err
 	}
 	return recordSession(rec, "s")
 }
 
-func getSession(tx txn, key string) (*session.Session, error) {
-	var id any
-	if n, ok := session.ParseID(key); ok {
-		id = n
-	}
-	rec, err := tx.single("get_session", queries.GetSession, map[string]any{"slug": key, "id": id})
+func getSession(tx txn, id int64) (*session.Session, error) {
+	rec, err := tx.single("get_session", queries.GetSession, map[string]any{"id": id})
 	if err != nil {
 		return nil, err
 	}
@@ -190,16 +213,16 @@ func getSession(tx txn, key string) (*session.Session, error) {
 // UpdateSession locks a session, applies mutate to a copy and stores the result, all in one
 // transaction. mutate may run more than once (the driver retries) and must be pure; an error
 // from it aborts the update and is returned unchanged.
-func (s *Store) UpdateSession(ctx context.Context, key string, mutate func(*session.Session) error) (*session.Session, error) {
-	return s.UpdateSessionWithQueue(ctx, key, func(u *session.Session, _ *MessageQueue) error { return mutate(u) })
+func (s *Store) UpdateSession(ctx context.Context, id int64, mutate func(*session.Session) error) (*session.Session, error) {
+	return s.UpdateSessionWithQueue(ctx, id, func(u *session.Session, _ *MessageQueue) error { return mutate(u) })
 }
 
 // UpdateSessionWithQueue is UpdateSession whose mutate may also change the session's message
 // queue, in the same transaction and under the same lock (an archive retiring what is pending,
 // a delivery claiming a message and resuming the session).
-func (s *Store) UpdateSessionWithQueue(ctx context.Context, key string, mutate func(*session.Session, *MessageQueue) error) (*session.Session, error) {
+func (s *Store) UpdateSessionWithQueue(ctx context.Context, id int64, mutate func(*session.Session, *MessageQueue) error) (*session.Session, error) {
 	out, err := write(ctx, s, "update_session", func(tx txn) (*session.Session, error) {
-		before, err := lockSession(tx, key)
+		before, err := lockSession(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -228,23 +251,23 @@ func (s *Store) UpdateSessionWithQueue(ctx context.Context, key string, mutate f
 		return recordSession(rec, "s")
 	})
 	if err != nil {
-		return nil, fmt.Errorf("update session %q: %w", key, err)
+		return nil, fmt.Errorf("update session %d: %w", id, err)
 	}
 	return out, nil
 }
 
 // DeleteSession hard-deletes a session and what it owns; spawned children keep their rows.
-func (s *Store) DeleteSession(ctx context.Context, key string) (*session.Session, error) {
+func (s *Store) DeleteSession(ctx context.Context, id int64) (*session.Session, error) {
 	out, err := write(ctx, s, "delete_session", func(tx txn) (*session.Session, error) {
-		found, err := getSession(tx, key)
+		found, err := getSession(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		_, err = tx.single("delete_session", queries.DeleteSession, map[string]any{"id": found.ID})
+		_, err = tx.single("delete_session", queries.DeleteSession, map[string]any{"id": id})
 		return found, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("delete session %q: %w", key, err)
+		return nil, fmt.Errorf("delete session %d: %w", id, err)
 	}
 	return out, nil
 }

@@ -52,7 +52,7 @@ func TestCreateSessionRoundTripsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := store.GetSession(context.Background(), fmt.Sprint(out.Session.ID))
+	got, err := store.GetSession(context.Background(), out.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestConcurrentCreatesWithOneIdempotencyKeyMakeOneSession(t *testing.T) {
 func TestUpdateSessionIsReadModifyWrite(t *testing.T) {
 	store := graphtest.Store(t)
 	s := graphtest.Session(t, store, nil)
-	key := fmt.Sprint(s.ID)
+	key := s.ID
 	up, err := store.UpdateSession(context.Background(), key, func(u *session.Session) error {
 		u.Title = ptr(graphtest.Unique(t, "Renamed"))
 		delete(u.Metadata, "auto_generated_title")
@@ -169,8 +169,8 @@ func TestUpdateSessionIsReadModifyWrite(t *testing.T) {
 	if up.Slug == nil || up.CustomMetadata["x"] != "y" {
 		t.Fatalf("update must store the change and derive a slug from the new title: %+v", up)
 	}
-	bySlug, err := store.GetSession(context.Background(), *up.Slug)
-	if err != nil || bySlug.ID != s.ID {
+	bySlug, err := store.ResolveSlug(context.Background(), *up.Slug)
+	if err != nil || bySlug != s.ID {
 		t.Fatalf("lookup by the new slug: %v %v", bySlug, err)
 	}
 	stop := errors.New("refused")
@@ -190,20 +190,20 @@ func TestDeleteSessionKeepsChildrenAndClearsTheirPointer(t *testing.T) {
 	store := graphtest.Store(t)
 	parent := graphtest.Session(t, store, nil)
 	child := graphtest.Session(t, store, func(d *session.Session) { d.ParentSessionID = &parent.ID })
-	if _, err := store.DeleteSession(context.Background(), fmt.Sprint(parent.ID)); err != nil {
+	if _, err := store.DeleteSession(context.Background(), parent.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.GetSession(context.Background(), fmt.Sprint(parent.ID)); !errors.Is(err, graph.ErrNotFound) {
+	if _, err := store.GetSession(context.Background(), parent.ID); !errors.Is(err, graph.ErrNotFound) {
 		t.Fatalf("deleted parent must be gone, got %v", err)
 	}
-	got, err := store.GetSession(context.Background(), fmt.Sprint(child.ID))
+	got, err := store.GetSession(context.Background(), child.ID)
 	if err != nil {
 		t.Fatalf("child must survive: %v", err)
 	}
 	if got.ParentSessionID != nil {
 		t.Fatalf("child's parent pointer must be cleared, got %d", *got.ParentSessionID)
 	}
-	if _, err := store.DeleteSession(context.Background(), fmt.Sprint(parent.ID)); !errors.Is(err, graph.ErrNotFound) {
+	if _, err := store.DeleteSession(context.Background(), parent.ID); !errors.Is(err, graph.ErrNotFound) {
 		t.Fatalf("deleting twice is ErrNotFound, got %v", err)
 	}
 }

@@ -191,7 +191,7 @@ func (h *humans) session(t *testing.T, edit func(*session.Session)) *session.Ses
 
 func (h *humans) get(t *testing.T, id int64) *session.Session {
 	t.Helper()
-	s, err := h.store.GetSession(context.Background(), strconv.FormatInt(id, 10))
+	s, err := h.store.GetSession(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -265,7 +265,7 @@ func (s *sweep) uncles(t *testing.T) []int64 {
 // queued puts a pending message in the target's queue for the :message_id routes.
 func (s *sweep) queued(t *testing.T) int64 {
 	t.Helper()
-	m, _, err := s.h.store.CreateMessage(context.Background(), strconv.FormatInt(s.target.ID, 10), graph.NewMessage{Content: "queued"})
+	m, _, err := s.h.store.CreateMessage(context.Background(), s.target.ID, graph.NewMessage{Content: "queued"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func (s *sweep) giveTranscript(t *testing.T) {
 	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.h.store.UpdateSession(context.Background(), strconv.FormatInt(s.target.ID, 10), func(u *session.Session) error {
+	_, err := s.h.store.UpdateSession(context.Background(), s.target.ID, func(u *session.Session) error {
 		u.Metadata["transcript_path"] = path
 		return nil
 	})

@@ -16,7 +16,7 @@ import (
 // withStatus puts a session in a status directly (no runner exists yet to make it running).
 func (e *env) withStatus(t *testing.T, s map[string]any, st session.Status) {
 	t.Helper()
-	_, err := e.store.UpdateSession(context.Background(), id(s), func(u *session.Session) error {
+	_, err := e.store.UpdateSession(context.Background(), int64(s["id"].(float64)), func(u *session.Session) error {
 		u.Status = st
 		return nil
 	})

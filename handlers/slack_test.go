@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -168,7 +167,7 @@ func TestSlackIs503UntilItHasASigningSecret(t *testing.T) {
 // pending is how many messages wait in a session's queue.
 func (h *humans) pending(t *testing.T, id int64) int {
 	t.Helper()
-	n, err := h.store.CountPendingMessages(context.Background(), strconv.FormatInt(id, 10))
+	n, err := h.store.CountPendingMessages(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func (s *Service) WebQuickPrompt(ctx context.Context, prompt string) (Created, e
 
 // WebFollowUp sends a follow-up typed in the browser and records it as web_ui.follow_up, or
 // web_ui.follow_up_queued when the session was running and the prompt waits in its queue.
-func (s *Service) WebFollowUp(ctx context.Context, key, prompt string) (FollowUpResult, error) {
+func (s *Service) WebFollowUp(ctx context.Context, id int64, prompt string) (FollowUpResult, error) {
 	p := FollowUpParams{Prompt: prompt}
 	p.captured = s.capturing(s.webWords(ctx, prompt, func(queued bool) string {
 		if queued {
@@ -128,15 +128,15 @@ func (s *Service) WebFollowUp(ctx context.Context, key, prompt string) (FollowUp
 		}
 		return EntryWebFollowUp
 	}))
-	return s.FollowUp(ctx, key, p)
+	return s.FollowUp(ctx, id, p)
 }
 
 // WebEnqueue appends a message typed in the browser to the session's queue and records it as
 // web_ui.enqueued_message — when typed, not when delivered.
-func (s *Service) WebEnqueue(ctx context.Context, key, content string) (*Message, error) {
+func (s *Service) WebEnqueue(ctx context.Context, id int64, content string) (*Message, error) {
 	p := MessageParams{Content: content}
 	p.captured = s.capturing(s.webWords(ctx, content, always(EntryWebEnqueued)))
-	return s.CreateMessage(ctx, key, p)
+	return s.CreateMessage(ctx, id, p)
 }
 
 // nonBlank is a form field as an optional value: stripped, and omitted when blank.

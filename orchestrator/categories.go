@@ -93,7 +93,7 @@ func (s *Service) ReorderCategories(ctx context.Context, ids []int64) ([]Categor
 }
 
 // SetSessionCategory puts a session in a category, or back in Uncategorized when id is nil.
-func (s *Service) SetSessionCategory(ctx context.Context, key string, id *int64) (*session.Session, *Category, error) {
+func (s *Service) SetSessionCategory(ctx context.Context, sessionID int64, id *int64) (*session.Session, *Category, error) {
 	var cat *Category
 	if id != nil {
 		c, err := s.Category(ctx, *id)
@@ -102,7 +102,7 @@ func (s *Service) SetSessionCategory(ctx context.Context, key string, id *int64)
 		}
 		cat = &c
 	}
-	sess, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, sessionID, func(u *session.Session) error {
 		u.CategoryID = id
 		return nil
 	})

@@ -26,8 +26,8 @@ import (
 // Pause halts a running session: needs_input with paused_by=user. The runner sees it within a
 // tick and terminates the turn's process group. A message already queued is then drained, as
 // after any pause.
-func (s *Service) Pause(ctx context.Context, key string) (*session.Session, error) {
-	sess, err := s.transition(ctx, key, session.EventPause, "Cannot pause", func(u *session.Session) {
+func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error) {
+	sess, err := s.transition(ctx, id, session.EventPause, "Cannot pause", func(u *session.Session) {
 		u.RunningJobID = nil
 		u.Metadata["paused_by"] = PausedByUser
 	})
@@ -35,7 +35,7 @@ func (s *Service) Pause(ctx context.Context, key string) (*session.Session, erro
 		return nil, err
 	}
 	s.timeline(ctx, sess.ID, graph.LogInfo, "Paused by hand; the running turn is being terminated")
-	if n, err := s.store.CountPendingMessages(ctx, sessionKey(sess.ID)); err == nil && n > 0 {
+	if n, err := s.store.CountPendingMessages(ctx, sess.ID); err == nil && n > 0 {
 		if err := s.queue.EnqueueDrainMessages(ctx, sess.ID); err != nil {
 			s.log.Warn("paused with queued messages but no drain was scheduled", "session_id", sess.ID, "err", err)
 		}
@@ -44,8 +44,8 @@ func (s *Service) Pause(ctx context.Context, key string) (*session.Session, erro
 }
 
 // Sleep sends an idle session to waiting now; a running one sleeps when its turn ends.
-func (s *Service) Sleep(ctx context.Context, key string) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+func (s *Service) Sleep(ctx context.Context, id int64) (*session.Session, error) {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		if u.Status == session.StatusRunning {
 			u.Metadata["pending_sleep"] = true
 			return nil
@@ -69,10 +69,10 @@ var (
 // Restart resumes a failed, idle or waiting session with the SYSTEM_RECOVERY nudge, or with
 // its original prompt when it failed before the agent saw a prompt (restarting from scratch
 // when the runtime never started).
-func (s *Service) Restart(ctx context.Context, key string) (*session.Session, error) {
+func (s *Service) Restart(ctx context.Context, id int64) (*session.Session, error) {
 	token := rand.Text()
 	var h *handOff
-	sess, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		h = nil
 		if u.Status == session.StatusRunning || u.Status == session.StatusArchived {
 			return invalid("Cannot restart", fmt.Sprintf("Session #%d is %s; only a failed, needs_input or waiting session can be restarted", u.ID, u.Status))
@@ -114,11 +114,11 @@ func dropKeys(m map[string]any, keys []string) {
 // transcript (metadata.forked_from_session_id, forked_at_message_index). The fork waits with no
 // prompt: the runtime's own conversation state lives outside Zimmer, so the fork's first
 // follow-up starts a fresh conversation beside the copied record.
-func (s *Service) Fork(ctx context.Context, key string, messageIndex *int) (*session.Session, error) {
+func (s *Service) Fork(ctx context.Context, id int64, messageIndex *int) (*session.Session, error) {
 	if messageIndex == nil || *messageIndex < 0 {
 		return nil, invalid("Validation failed", "message_index is required (a transcript line index, 0 or greater)")
 	}
-	src, err := s.store.GetSession(ctx, key)
+	src, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (s *Service) Fork(ctx context.Context, key string, messageIndex *int) (*ses
 	if err := writePrivate(forkPath, head); err != nil {
 		return nil, fmt.Errorf("fork session %d: copy transcript: %w", src.ID, err)
 	}
-	fork, err = s.store.UpdateSession(ctx, sessionKey(fork.ID), func(u *session.Session) error {
+	fork, err = s.store.UpdateSession(ctx, fork.ID, func(u *session.Session) error {
 		u.Metadata["forked_from_session_id"], u.Metadata["forked_at_message_index"] = src.ID, *messageIndex
 		u.Metadata[MetaTranscriptPath] = forkPath
 		return nil
@@ -286,8 +286,8 @@ func (s *Service) transcriptWindow(sess *session.Session, window int64) (data []
 // Refresh re-reads the session's transcript from disk and re-ingests its token usage (the
 // ledger is idempotent on request id, so nothing is counted twice). It reports how many lines
 // and ledger rows it read.
-func (s *Service) Refresh(ctx context.Context, key string) (*session.Session, string, error) {
-	sess, err := s.store.GetSession(ctx, key)
+func (s *Service) Refresh(ctx context.Context, id int64) (*session.Session, string, error) {
+	sess, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return nil, "", err
 	}
@@ -318,8 +318,8 @@ func (s *Service) Refresh(ctx context.Context, key string) (*session.Session, st
 // Transcript returns the session's raw transcript (JSONL): its last 8 MiB at most, behind a
 // zimmer_cut line saying how much came before when it is longer. A session that never ran, or
 // whose file is gone, is a NotFoundError.
-func (s *Service) Transcript(ctx context.Context, key string) ([]byte, error) {
-	sess, err := s.store.GetSession(ctx, key)
+func (s *Service) Transcript(ctx context.Context, id int64) ([]byte, error) {
+	sess, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -337,8 +337,8 @@ func (s *Service) Transcript(ctx context.Context, key string) ([]byte, error) {
 }
 
 // RenderTranscript is the transcript as readable text.
-func (s *Service) RenderTranscript(ctx context.Context, key string) (string, error) {
-	data, err := s.Transcript(ctx, key)
+func (s *Service) RenderTranscript(ctx context.Context, id int64) (string, error) {
+	data, err := s.Transcript(ctx, id)
 	if err != nil {
 		return "", err
 	}

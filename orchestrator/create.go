@@ -123,7 +123,7 @@ func (s *Service) enqueueStart(ctx context.Context, sess *session.Session) (*ses
 	if err != nil && !errors.Is(err, jobs.ErrDuplicate) {
 		return sess, false, err
 	}
-	updated, err := s.store.UpdateSession(ctx, fmt.Sprint(sess.ID), func(u *session.Session) error {
+	updated, err := s.store.UpdateSession(ctx, sess.ID, func(u *session.Session) error {
 		u.JobID = &id
 		return nil
 	})
@@ -182,6 +182,7 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 		return nil, err
 	}
 	validateSession(d, &bad)
+	validateSlug(d.Slug, &bad)
 	return d, bad.err("Validation failed")
 }
 
@@ -263,7 +264,7 @@ func (s *Service) applyModel(d *session.Session, r catalog.Root, bad *problems) 
 // applyLineage inherits genesis, class and precedence from the parent, and places the session.
 func (s *Service) applyLineage(ctx context.Context, d *session.Session, p CreateParams, bad *problems) error {
 	if p.ParentSessionID != nil {
-		parent, err := s.store.GetSession(ctx, fmt.Sprint(*p.ParentSessionID))
+		parent, err := s.store.GetSession(ctx, *p.ParentSessionID)
 		switch {
 		case errors.Is(err, graph.ErrNotFound):
 			bad.add(fmt.Sprintf("Parent session %d not found", *p.ParentSessionID))
@@ -311,9 +312,6 @@ func validateSession(d *session.Session, bad *problems) {
 	tooLong(bad, "Title", d.Title, session.MaxTitle)
 	tooLong(bad, "Prompt", d.Prompt, session.MaxPrompt)
 	tooLong(bad, "Goal", d.Goal, session.MaxGoal)
-	if d.Slug != nil && (!slugFormat.MatchString(*d.Slug) || len(*d.Slug) > session.MaxSlug) {
-		bad.add("Slug must be lowercase letters, digits and dashes ([a-z0-9-]+)")
-	}
 	if d.SchedulingClass != nil && !d.SchedulingClass.Valid() {
 		bad.add(fmt.Sprintf("Scheduling class %q must be spot or priority", *d.SchedulingClass))
 	}
@@ -322,6 +320,18 @@ func validateSession(d *session.Session, bad *problems) {
 	}
 	if d.AutoCompactWindow < 1 || d.AutoCompactWindow > session.MaxAutoCompactWindow {
 		bad.add(fmt.Sprintf("Auto compact window must be between 1 and %d", session.MaxAutoCompactWindow))
+	}
+}
+
+// validateSlug checks a slug a caller sets. A stored slug is not checked again on other
+// changes, so a session with a slug from before a rule keeps working.
+func validateSlug(slug *string, bad *problems) {
+	switch {
+	case slug == nil:
+	case !slugFormat.MatchString(*slug) || len(*slug) > session.MaxSlug:
+		bad.add("Slug must be lowercase letters, digits and dashes ([a-z0-9-]+)")
+	case session.AllDigits(*slug):
+		bad.add("Slug must not be only digits: a number addresses a session by its id")
 	}
 }
 

@@ -55,7 +55,7 @@ const runReason = "follow_up"
 // FollowUp delivers a prompt to an existing session: a running session queues it for the end
 // of its turn, a waiting or needs_input one resumes with it now, and ForceImmediate interrupts.
 // Failed and archived sessions refuse it on every path.
-func (s *Service) FollowUp(ctx context.Context, key string, p FollowUpParams) (FollowUpResult, error) {
+func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (FollowUpResult, error) {
 	prompt, err := requiredText("Prompt", p.Prompt, session.MaxPrompt)
 	if err != nil {
 		return FollowUpResult{}, err
@@ -66,14 +66,14 @@ func (s *Service) FollowUp(ctx context.Context, key string, p FollowUpParams) (F
 	}
 	source := cmp.Or(p.Source, SourceFollowUp)
 	if p.ForceImmediate {
-		sess, err := s.interrupt(ctx, key, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
+		sess, err := s.interrupt(ctx, id, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
 		if err != nil {
 			return FollowUpResult{}, err
 		}
 		s.RecordUncle(ctx, sess.ID, p.ActingSessionID, source)
 		return FollowUpResult{Session: sess, Outcome: FollowUpImmediate}, nil
 	}
-	out, h, err := s.routeFollowUp(ctx, key, prompt, goal)
+	out, h, err := s.routeFollowUp(ctx, id, prompt, goal)
 	if err != nil {
 		return FollowUpResult{}, err
 	}
@@ -92,13 +92,13 @@ func (s *Service) FollowUp(ctx context.Context, key string, p FollowUpParams) (F
 // routeFollowUp decides the path under the session's lock, so the status it branches on is the
 // status the delivery lands on: a running session gets a queued message, an idle one the prompt
 // and a resume (whose job the caller then dispatches, after commit).
-func (s *Service) routeFollowUp(ctx context.Context, key, prompt string, goal *string) (FollowUpResult, *handOff, error) {
+func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, goal *string) (FollowUpResult, *handOff, error) {
 	token := rand.Text() // drawn once, outside the retried transaction, so the task id is stable
 	var (
 		queued *graph.Message
 		h      *handOff
 	)
-	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) (err error) {
+	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		queued, h = nil, nil
 		switch u.Status {
 		case session.StatusFailed, session.StatusArchived:
@@ -128,8 +128,8 @@ func refuseFollowUp(u *session.Session) error {
 // Interrupt delivers a queued message now: it moves to the front of the queue, is claimed and
 // handed to a new agent job, and a running turn is asked to end. Only running, waiting and
 // needs_input sessions can be interrupted.
-func (s *Service) Interrupt(ctx context.Context, key string, messageID int64, acting string) (*session.Session, error) {
-	return s.InterruptFrom(ctx, key, messageID, acting, SourceInterrupt)
+func (s *Service) Interrupt(ctx context.Context, id, messageID int64, acting string) (*session.Session, error) {
+	return s.InterruptFrom(ctx, id, messageID, acting, SourceInterrupt)
 }
 
 // target is what an interrupt delivers: a message already queued, or one staged for it.
@@ -142,9 +142,9 @@ type target struct {
 // interrupt stages (or takes) the target message, moves it to position 1 and claims it, all
 // under the session's lock, so it is delivered exactly once and the rest keep their order;
 // then dispatches its job.
-func (s *Service) interrupt(ctx context.Context, key string, t target) (*session.Session, error) {
+func (s *Service) interrupt(ctx context.Context, id int64, t target) (*session.Session, error) {
 	var h *handOff
-	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) error {
+	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
 		if !interruptible(u.Status) {
 			return invalid(t.refusal, fmt.Sprintf(
@@ -258,7 +258,7 @@ func (s *Service) dispatch(ctx context.Context, sess *session.Session, h *handOf
 	if h.message == nil {
 		return nil
 	}
-	if err := s.store.MarkMessageDelivered(ctx, strconv.FormatInt(sess.ID, 10), h.message.ID); err != nil {
+	if err := s.store.MarkMessageDelivered(ctx, sess.ID, h.message.ID); err != nil {
 		// The job is queued, so the delivery stands; the row merely lingers as processing.
 		s.log.Warn("follow-up dispatched but its message was not retired", "session_id", sess.ID, "message_id", h.message.ID, "err", err)
 	}
@@ -268,7 +268,7 @@ func (s *Service) dispatch(ctx context.Context, sess *session.Session, h *handOf
 // undoHandOff reverses a hand-off whose job was never queued. The session is put back only if
 // the failed job still owns it: anything that took the session over since wins.
 func (s *Service) undoHandOff(ctx context.Context, sessionID int64, h *handOff) {
-	_, err := s.store.UpdateSessionWithQueue(ctx, strconv.FormatInt(sessionID, 10), func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		if err := releaseMessage(q, h); err != nil {
 			return err
 		}

@@ -67,8 +67,8 @@ func (s *Service) decideUncle(ctx context.Context, juniorID int64, acting, sourc
 }
 
 // Hierarchy reads a session and the bounded lineage graph around it.
-func (s *Service) Hierarchy(ctx context.Context, key string) (*session.Session, *lineage.Hierarchy, error) {
-	sess, h, err := s.store.SessionHierarchy(ctx, key)
+func (s *Service) Hierarchy(ctx context.Context, id int64) (*session.Session, *lineage.Hierarchy, error) {
+	sess, h, err := s.store.SessionHierarchy(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,10 +78,11 @@ func (s *Service) Hierarchy(ctx context.Context, key string) (*session.Session, 
 
 // RemoveUncleParams name the edge to remove and who removes it.
 type RemoveUncleParams struct {
-	Junior, Uncle string // id or slug, as given
-	Acting        string // acting_session_id, raw
-	Surface       string // "MCP" or "REST", for the actor phrase
-	Source        string // e.g. api_v1:sessions.uncle_links.destroy
+	Junior  int64
+	Uncle   string // id or slug, as given: a miss gets its own wording, so it is resolved here
+	Acting  string // acting_session_id, raw
+	Surface string // "MCP" or "REST", for the actor phrase
+	Source  string // e.g. api_v1:sessions.uncle_links.destroy
 }
 
 // RemovedUncle reports a removed edge.
@@ -102,10 +103,14 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 	if uncleKey == "" {
 		return RemovedUncle{}, invalid("Validation failed", "uncle_session_id is required.")
 	}
-	uncle, err := s.store.GetSession(ctx, uncleKey)
+	uncleID, err := s.Resolve(ctx, uncleKey)
 	if errors.Is(err, graph.ErrNotFound) {
 		return RemovedUncle{}, &NotFoundError{fmt.Sprintf("No session %q, so it cannot be an additional senior of session #%d.", uncleKey, junior.ID)}
 	}
+	if err != nil {
+		return RemovedUncle{}, err
+	}
+	uncle, err := s.store.GetSession(ctx, uncleID)
 	if err != nil {
 		return RemovedUncle{}, err
 	}

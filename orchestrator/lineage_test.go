@@ -208,14 +208,14 @@ func TestRecordedEdgesAreOnBothTimelines(t *testing.T) {
 func TestChangingRouterSessionIDCannotMakeASessionItsOwnAncestor(t *testing.T) {
 	ops, store := setup(t)
 	f := build(t, store, "R", [2]string{"R", "C"})
-	_, err := ops.Update(context.Background(), f.s("R"), orchestrator.UpdateParams{
+	_, err := ops.Update(context.Background(), f["R"], orchestrator.UpdateParams{
 		CustomMetadata: orchestrator.Opt[map[string]any]{Set: true, Value: &map[string]any{"router_session_id": f["C"]}},
 	})
 	if !errors.Is(err, orchestrator.ErrInvalid) || !strings.Contains(err.Error(), "own spawn ancestor") {
 		t.Fatalf("want a refusal, got %v", err)
 	}
 	other := build(t, store, "O L")
-	if _, err := ops.Update(context.Background(), other.s("L"), orchestrator.UpdateParams{
+	if _, err := ops.Update(context.Background(), other["L"], orchestrator.UpdateParams{
 		CustomMetadata: orchestrator.Opt[map[string]any]{Set: true, Value: &map[string]any{"router_session_id": fmt.Sprint(other["O"])}},
 	}); err != nil {
 		t.Fatal(err)
@@ -252,7 +252,7 @@ func TestConcurrentFollowUpsNeverCreateACycle(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(w), 42))
 			for range perWriter {
 				actor, target := ids[r.IntN(len(ids))], ids[r.IntN(len(ids))]
-				res, err := ops.FollowUp(context.Background(), fmt.Sprint(target), orchestrator.FollowUpParams{
+				res, err := ops.FollowUp(context.Background(), target, orchestrator.FollowUpParams{
 					Prompt: "carry on", ActingSessionID: fmt.Sprint(actor)})
 				mu.Lock()
 				if err != nil {

@@ -18,8 +18,8 @@ const (
 
 // InterruptFrom is Interrupt recording source on the uncle edge (SourceInterrupt when empty),
 // for surfaces other than REST.
-func (s *Service) InterruptFrom(ctx context.Context, key string, messageID int64, acting, source string) (*session.Session, error) {
-	sess, err := s.interrupt(ctx, key, target{messageID: messageID, refusal: "Cannot interrupt"})
+func (s *Service) InterruptFrom(ctx context.Context, id, messageID int64, acting, source string) (*session.Session, error) {
+	sess, err := s.interrupt(ctx, id, target{messageID: messageID, refusal: "Cannot interrupt"})
 	if err != nil {
 		return nil, err
 	}
@@ -29,8 +29,8 @@ func (s *Service) InterruptFrom(ctx context.Context, key string, messageID int64
 
 // PendingMessages is one page of the messages still waiting for a session (position order)
 // and how many there are in all: what a caller must see before it adds to a queue.
-func (s *Service) PendingMessages(ctx context.Context, key string, limit int) ([]*Message, int, error) {
-	list, page, err := s.ListMessages(ctx, key, MessageListParams{Status: graph.MessagePending, PerPage: max(limit, 1)})
+func (s *Service) PendingMessages(ctx context.Context, id int64, limit int) ([]*Message, int, error) {
+	list, page, err := s.ListMessages(ctx, id, MessageListParams{Status: graph.MessagePending, PerPage: max(limit, 1)})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/session"
@@ -32,7 +31,7 @@ const SourceMessageParent = "mcp:action_session.message_parent"
 
 // MessageParentParams are a child's report to whoever spawned it.
 type MessageParentParams struct {
-	Child   string // the reporting session, id or slug
+	Child   int64 // the reporting session
 	Message string
 	Reason  string
 	// ForceImmediate interrupts a running parent; by default the report queues, since the
@@ -81,12 +80,12 @@ func (s *Service) MessageParent(ctx context.Context, p MessageParentParams) (Mes
 					"Send it again with unarchive_parent: true to restore #%d and then deliver — which interrupts a session that considered its work finished — or report another way.",
 				child.ID, parent.ID, parent.ID))
 		}
-		if parent, err = s.Unarchive(ctx, strconv.FormatInt(parent.ID, 10)); err != nil {
+		if parent, err = s.Unarchive(ctx, parent.ID); err != nil {
 			return MessageParentResult{}, fmt.Errorf("unarchive parent #%d: %w", out.Parent.ID, err)
 		}
 		out.Parent, out.Unarchived = parent, true
 	}
-	out.Delivery, err = s.FollowUp(ctx, strconv.FormatInt(parent.ID, 10), FollowUpParams{
+	out.Delivery, err = s.FollowUp(ctx, parent.ID, FollowUpParams{
 		Prompt: frameReport(child, message, p.Reason, p.SessionURL), ForceImmediate: p.ForceImmediate, Source: SourceMessageParent,
 	})
 	if errors.Is(err, ErrConflict) {
@@ -112,7 +111,7 @@ func (s *Service) reportTarget(ctx context.Context, child *session.Session) (*se
 			"Session #%d is recorded as its own parent (parent_session_id is client-supplied), so a report would come back to itself. "+
 				"Say it in your final message instead.", child.ID))
 	}
-	parent, err := s.store.GetSession(ctx, strconv.FormatInt(parentID, 10))
+	parent, err := s.store.GetSession(ctx, parentID)
 	if errors.Is(err, ErrNotFound) {
 		return nil, invalid("No parent", fmt.Sprintf("Session #%d's parent, #%d, no longer exists. Say it in your final message instead.", child.ID, parentID))
 	}

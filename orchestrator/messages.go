@@ -38,7 +38,7 @@ type MessageParams struct {
 
 // CreateMessage appends a message to the session's queue. A session already resting in
 // needs_input has no turn ending to drain it, so a drain is scheduled for it.
-func (s *Service) CreateMessage(ctx context.Context, key string, p MessageParams) (*Message, error) {
+func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) (*Message, error) {
 	content, err := requiredText("Content", p.Content, session.MaxPrompt)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (s *Service) CreateMessage(ctx context.Context, key string, p MessageParams
 	if err != nil {
 		return nil, err
 	}
-	m, sess, err := s.store.CreateMessage(ctx, key, graph.NewMessage{Content: content, Goal: goal, Origin: graph.OriginCaller})
+	m, sess, err := s.store.CreateMessage(ctx, id, graph.NewMessage{Content: content, Goal: goal, Origin: graph.OriginCaller})
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ type MessageListParams struct {
 }
 
 // ListMessages returns one page of the session's queue in position order.
-func (s *Service) ListMessages(ctx context.Context, key string, p MessageListParams) ([]*Message, Page, error) {
+func (s *Service) ListMessages(ctx context.Context, id int64, p MessageListParams) ([]*Message, Page, error) {
 	page, perPage := max(p.Page, 1), p.PerPage
 	if perPage < 1 || perPage > MaxPerPage {
 		perPage = DefaultPerPage
@@ -81,7 +81,7 @@ func (s *Service) ListMessages(ctx context.Context, key string, p MessageListPar
 	case graph.MessagePending, graph.MessageProcessing, graph.MessageUndelivered:
 		status = p.Status
 	}
-	list, total, err := s.store.ListMessages(ctx, key, status, (page-1)*perPage, perPage)
+	list, total, err := s.store.ListMessages(ctx, id, status, (page-1)*perPage, perPage)
 	if err != nil {
 		return nil, Page{}, err
 	}
@@ -89,8 +89,8 @@ func (s *Service) ListMessages(ctx context.Context, key string, p MessageListPar
 }
 
 // GetMessage reads one message of the session.
-func (s *Service) GetMessage(ctx context.Context, key string, id int64) (*Message, error) {
-	return s.store.GetMessage(ctx, key, id)
+func (s *Service) GetMessage(ctx context.Context, sessionID, id int64) (*Message, error) {
+	return s.store.GetMessage(ctx, sessionID, id)
 }
 
 // MessageUpdateParams are the fields a message update may change: content must stay non-blank;
@@ -100,7 +100,7 @@ type MessageUpdateParams struct {
 }
 
 // UpdateMessage edits a message that is not being delivered.
-func (s *Service) UpdateMessage(ctx context.Context, key string, id int64, p MessageUpdateParams) (*Message, error) {
+func (s *Service) UpdateMessage(ctx context.Context, sessionID, id int64, p MessageUpdateParams) (*Message, error) {
 	var content, goal *string
 	if p.Content.Set {
 		c, err := requiredText("Content", deref(p.Content.Value, ""), session.MaxPrompt)
@@ -116,7 +116,7 @@ func (s *Service) UpdateMessage(ctx context.Context, key string, id int64, p Mes
 		}
 		goal = g
 	}
-	return s.store.UpdateMessage(ctx, key, id, func(m *graph.Message) error {
+	return s.store.UpdateMessage(ctx, sessionID, id, func(m *graph.Message) error {
 		if err := editable(m); err != nil {
 			return err
 		}
@@ -131,8 +131,8 @@ func (s *Service) UpdateMessage(ctx context.Context, key string, id int64, p Mes
 }
 
 // DeleteMessage removes a message that is not being delivered; later messages move up.
-func (s *Service) DeleteMessage(ctx context.Context, key string, id int64) error {
-	_, err := s.store.WithQueue(ctx, key, func(_ *session.Session, q *graph.MessageQueue) error {
+func (s *Service) DeleteMessage(ctx context.Context, sessionID, id int64) error {
+	_, err := s.store.WithQueue(ctx, sessionID, func(_ *session.Session, q *graph.MessageQueue) error {
 		m, err := q.Get(id)
 		if err != nil {
 			return err
@@ -147,12 +147,12 @@ func (s *Service) DeleteMessage(ctx context.Context, key string, id int64) error
 
 // ReorderMessage moves a message to position (≥ 1; past the end means last), shifting the
 // others while keeping their order.
-func (s *Service) ReorderMessage(ctx context.Context, key string, id, position int64) (*Message, error) {
+func (s *Service) ReorderMessage(ctx context.Context, sessionID, id, position int64) (*Message, error) {
 	if position < 1 {
 		return nil, invalid("Invalid position", fmt.Sprintf("Position must be 1 or greater (got %d)", position))
 	}
 	var out *Message
-	_, err := s.store.WithQueue(ctx, key, func(_ *session.Session, q *graph.MessageQueue) error {
+	_, err := s.store.WithQueue(ctx, sessionID, func(_ *session.Session, q *graph.MessageQueue) error {
 		m, err := q.Get(id)
 		if err != nil {
 			return err

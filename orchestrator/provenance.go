@@ -3,7 +3,6 @@ package orchestrator
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/provenance"
@@ -25,11 +24,11 @@ func (s *Service) Admin(ctx context.Context) (roster.User, bool, error) {
 	return u, ok, nil
 }
 
-// Provenance gathers a session's (slug or id) record: its hierarchy, every human message said
+// Provenance gathers a session's record: its hierarchy, every human message said
 // anywhere in it marked here or elsewhere, the roster's names and notes for the authors, and
 // the channels capture cannot see. Every surface renders from this one record.
-func (s *Service) Provenance(ctx context.Context, key string) (provenance.Record, error) {
-	p, err := s.store.SessionProvenance(ctx, key)
+func (s *Service) Provenance(ctx context.Context, id int64) (provenance.Record, error) {
+	p, err := s.store.SessionProvenance(ctx, id)
 	if err != nil {
 		return provenance.Record{}, err
 	}
@@ -44,7 +43,7 @@ func (s *Service) PromptBlocks(ctx context.Context, sessionID int64) (string, er
 	if err != nil {
 		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}
-	rec, err := s.Provenance(ctx, strconv.FormatInt(sessionID, 10))
+	rec, err := s.Provenance(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}

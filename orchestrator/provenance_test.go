@@ -3,7 +3,6 @@ package orchestrator_test
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +59,7 @@ func TestProvenanceGathersAcrossSpawnAndUncleEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := ops.Provenance(ctx, f.s(tt.viewer))
+			rec, err := ops.Provenance(ctx, f[tt.viewer])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +97,7 @@ func TestProvenanceReportsAnAdminNamingNoRowAsACaptureGap(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ops := orchestrator.New(orchestrator.Deps{Store: store, Log: graphtest.Logger(), AdminUser: tt.admin})
-			rec, err := ops.Provenance(ctx, strconv.FormatInt(tt.sessionID, 10))
+			rec, err := ops.Provenance(ctx, tt.sessionID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +119,7 @@ func TestProvenanceReportsAnAdminNamingNoRowAsACaptureGap(t *testing.T) {
 
 func TestProvenanceOfAnUnknownSessionIsNotFound(t *testing.T) {
 	ops, _ := setup(t)
-	if _, err := ops.Provenance(context.Background(), "999999999999"); !errors.Is(err, orchestrator.ErrNotFound) {
+	if _, err := ops.Provenance(context.Background(), 999999999999); !errors.Is(err, orchestrator.ErrNotFound) {
 		t.Fatalf("got %v", err)
 	}
 }

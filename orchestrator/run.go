@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
@@ -58,7 +57,7 @@ const (
 // metadata.next_turn_reason (removed from the stored record).
 func (s *Service) ClaimRun(ctx context.Context, sessionID int64, taskID, prompt string) (*session.Session, error) {
 	var reason string
-	sess, err := s.store.UpdateSession(ctx, sessionKey(sessionID), func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, sessionID, func(u *session.Session) error {
 		if !claimable(u, taskID) {
 			return ErrNotOwner
 		}
@@ -103,7 +102,7 @@ func Owns(u *session.Session, taskID string) bool {
 
 // updateOwned applies mutate only while taskID owns the session's running turn.
 func (s *Service) updateOwned(ctx context.Context, sessionID int64, taskID string, mutate func(*session.Session) error) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, sessionKey(sessionID), func(u *session.Session) error {
+	return s.store.UpdateSession(ctx, sessionID, func(u *session.Session) error {
 		if !Owns(u, taskID) {
 			return ErrNotOwner
 		}
@@ -250,8 +249,6 @@ func (s *Service) timeline(ctx context.Context, sessionID int64, level, line str
 		s.log.Warn("timeline line not written", "session_id", sessionID, "line", line, "err", err)
 	}
 }
-
-func sessionKey(id int64) string { return strconv.FormatInt(id, 10) }
 
 // metaInt reads a counter from a JSON bag (numbers come back as float64).
 func metaInt(m map[string]any, k string) int {

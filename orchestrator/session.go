@@ -10,9 +10,30 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// Get finds a session by slug or id.
-func (s *Service) Get(ctx context.Context, key string) (*session.Session, error) {
-	return s.store.GetSession(ctx, key)
+// Resolve turns a caller's key into a session id, once, at the edge. A key of digits only is
+// always an id (a slug may not be only digits, so none can stand in for one); any other key is a
+// slug. Either way a key that names no session is ErrNotFound.
+func (s *Service) Resolve(ctx context.Context, key string) (int64, error) {
+	if session.AllDigits(key) {
+		id, ok := session.ParseID(key)
+		if !ok {
+			return 0, fmt.Errorf("session %q: %w", key, ErrNotFound)
+		}
+		exists, err := s.store.SessionExists(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if !exists {
+			return 0, fmt.Errorf("session %d: %w", id, ErrNotFound)
+		}
+		return id, nil
+	}
+	return s.store.ResolveSlug(ctx, key)
+}
+
+// Get reads a session.
+func (s *Service) Get(ctx context.Context, id int64) (*session.Session, error) {
+	return s.store.GetSession(ctx, id)
 }
 
 // ListParams filter and page the session list; unknown filter values are ignored.
@@ -75,8 +96,8 @@ type UpdateParams struct {
 
 // Update changes the editable fields of a session. An empty goal clears it; a null
 // scheduling_class returns the session to its genesis default; custom_metadata is replaced.
-func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*session.Session, error) {
-	updated, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+func (s *Service) Update(ctx context.Context, id int64, p UpdateParams) (*session.Session, error) {
+	updated, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		var bad problems
 		if p.Title.Set {
 			u.Title = blankToNil(p.Title.Value)
@@ -84,6 +105,7 @@ func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*sess
 		}
 		if p.Slug.Set {
 			u.Slug = blankToNil(p.Slug.Value)
+			validateSlug(u.Slug, &bad)
 		}
 		if p.Goal.Set {
 			u.Goal = blankToNil(p.Goal.Value)
@@ -128,11 +150,11 @@ func (s *Service) Update(ctx context.Context, key string, p UpdateParams) (*sess
 }
 
 // UpdateNotes replaces a session's notes; an empty string clears them.
-func (s *Service) UpdateNotes(ctx context.Context, key, notes string) (*session.Session, error) {
+func (s *Service) UpdateNotes(ctx context.Context, id int64, notes string) (*session.Session, error) {
 	if len([]rune(notes)) > session.MaxNotes {
 		return nil, invalid("Too long", fmt.Sprintf("Session notes are too long (maximum is %d characters)", session.MaxNotes))
 	}
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.SessionNotes = blankToNil(&notes)
 		now := s.now().UTC()
 		u.SessionNotesUpdatedAt = &now
@@ -141,8 +163,8 @@ func (s *Service) UpdateNotes(ctx context.Context, key, notes string) (*session.
 }
 
 // Delete hard-deletes a session and everything it owns.
-func (s *Service) Delete(ctx context.Context, key string) error {
-	_, err := s.store.DeleteSession(ctx, key)
+func (s *Service) Delete(ctx context.Context, id int64) error {
+	_, err := s.store.DeleteSession(ctx, id)
 	return err
 }
 
@@ -158,9 +180,9 @@ type ArchiveParams struct {
 // Archive moves a session to the trash (restorable for session.TrashRetention). Pending queued
 // messages would never be delivered, so a caller-facing archive refuses while any exist unless
 // Force; a forced one retires them to undelivered in the same transaction.
-func (s *Service) Archive(ctx context.Context, key string, p ArchiveParams) (*session.Session, error) {
+func (s *Service) Archive(ctx context.Context, id int64, p ArchiveParams) (*session.Session, error) {
 	var retired int
-	sess, err := s.store.UpdateSessionWithQueue(ctx, key, func(u *session.Session, q *graph.MessageQueue) error {
+	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
 		retired = 0
 		if p.Guard != nil {
 			if err := p.Guard(u); err != nil {
@@ -206,16 +228,16 @@ func (s *Service) logArchive(ctx context.Context, sess *session.Session, p Archi
 }
 
 // Unarchive restores a trashed session to needs_input.
-func (s *Service) Unarchive(ctx context.Context, key string) (*session.Session, error) {
-	return s.transition(ctx, key, session.EventUnarchiveToNeedsInput, "Cannot restore", func(u *session.Session) {
+func (s *Service) Unarchive(ctx context.Context, id int64) (*session.Session, error) {
+	return s.transition(ctx, id, session.EventUnarchiveToNeedsInput, "Cannot restore", func(u *session.Session) {
 		u.TrashAfter = nil
 	})
 }
 
 // transition applies a lifecycle event under the session's lock; a refused event is a
 // ValidationError carrying label.
-func (s *Service) transition(ctx context.Context, key string, ev session.Event, label string, apply func(*session.Session)) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+func (s *Service) transition(ctx context.Context, id int64, ev session.Event, label string, apply func(*session.Session)) (*session.Session, error) {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		if err := applyEvent(u, ev, label); err != nil {
 			return err
 		}

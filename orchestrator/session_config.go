@@ -62,7 +62,7 @@ func (s *Service) artifactList(kind ArtifactKind) (artifactList, error) {
 // ReplaceArtifacts replaces one of the session's lists — replace, not merge: the result is
 // exactly ids. Every id must exist in its catalog (an unknown one would only fail the next
 // prepare), and [] is a deliberate "none", recorded as such for MCP servers.
-func (s *Service) ReplaceArtifacts(ctx context.Context, key string, kind ArtifactKind, ids []string) (*session.Session, ListChange, error) {
+func (s *Service) ReplaceArtifacts(ctx context.Context, id int64, kind ArtifactKind, ids []string) (*session.Session, ListChange, error) {
 	l, err := s.artifactList(kind)
 	if err != nil {
 		return nil, ListChange{}, err
@@ -72,7 +72,7 @@ func (s *Service) ReplaceArtifacts(ctx context.Context, key string, kind Artifac
 		return nil, ListChange{}, err
 	}
 	var change ListChange
-	sess, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		field := l.field(u)
 		change = diffLists(*field, want)
 		*field = slices.Clone(want)
@@ -147,10 +147,10 @@ func diffLists(before, after []string) ListChange {
 }
 
 // ChangeModel sets config.model; it must be one of the session's runtime's models.
-func (s *Service) ChangeModel(ctx context.Context, key, model string) (*session.Session, string, error) {
+func (s *Service) ChangeModel(ctx context.Context, id int64, model string) (*session.Session, string, error) {
 	model = strings.TrimSpace(model)
 	var before string
-	sess, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		if !s.catalog.HasModel(u.AgentRuntime, model) {
 			return invalid("Invalid model", fmt.Sprintf("model %q is not valid for runtime %s. Valid models: %s",
 				model, u.AgentRuntime, strings.Join(s.catalog.ModelIDs(u.AgentRuntime), ", ")))
@@ -167,11 +167,11 @@ func (s *Service) ChangeModel(ctx context.Context, key, model string) (*session.
 }
 
 // ChangeAutoCompactWindow sets the context size at which the runtime compacts.
-func (s *Service) ChangeAutoCompactWindow(ctx context.Context, key string, tokens int64) (*session.Session, error) {
+func (s *Service) ChangeAutoCompactWindow(ctx context.Context, id, tokens int64) (*session.Session, error) {
 	if tokens < 1 || tokens > session.MaxAutoCompactWindow {
 		return nil, invalid("Validation failed", fmt.Sprintf("auto_compact_window must be between 1 and %d", session.MaxAutoCompactWindow))
 	}
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.AutoCompactWindow = tokens
 		return nil
 	})
@@ -179,7 +179,7 @@ func (s *Service) ChangeAutoCompactWindow(ctx context.Context, key string, token
 
 // SetHeartbeat turns the periodic nudge on or off and/or sets its interval; at least one must be
 // given.
-func (s *Service) SetHeartbeat(ctx context.Context, key string, enabled *bool, interval *int64) (*session.Session, error) {
+func (s *Service) SetHeartbeat(ctx context.Context, id int64, enabled *bool, interval *int64) (*session.Session, error) {
 	if enabled == nil && interval == nil {
 		return nil, invalid("Validation failed", "set_heartbeat requires at least one of enabled or interval_seconds")
 	}
@@ -187,7 +187,7 @@ func (s *Service) SetHeartbeat(ctx context.Context, key string, enabled *bool, i
 		return nil, invalid("Validation failed", fmt.Sprintf("interval_seconds must be between %d and %d",
 			session.MinHeartbeatInterval, session.MaxHeartbeatInterval))
 	}
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		if enabled != nil {
 			u.HeartbeatEnabled = *enabled
 		}
@@ -199,16 +199,16 @@ func (s *Service) SetHeartbeat(ctx context.Context, key string, enabled *bool, i
 }
 
 // TogglePushNotifications flips whether the session's transitions push to the humans' devices.
-func (s *Service) TogglePushNotifications(ctx context.Context, key string) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+func (s *Service) TogglePushNotifications(ctx context.Context, id int64) (*session.Session, error) {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.PushNotificationsEnabled = !u.PushNotificationsEnabled
 		return nil
 	})
 }
 
 // ToggleFavorite flips the session's star on the humans' board.
-func (s *Service) ToggleFavorite(ctx context.Context, key string) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+func (s *Service) ToggleFavorite(ctx context.Context, id int64) (*session.Session, error) {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.Favorited = !u.Favorited
 		return nil
 	})
@@ -225,7 +225,7 @@ const (
 )
 
 // SetVisibility puts a session's card on the board, hides it, or snoozes it until a future time.
-func (s *Service) SetVisibility(ctx context.Context, key, visibility string, until *time.Time) (*session.Session, error) {
+func (s *Service) SetVisibility(ctx context.Context, id int64, visibility string, until *time.Time) (*session.Session, error) {
 	switch visibility {
 	case VisibilityVisible, VisibilityHidden:
 		if until != nil {
@@ -238,7 +238,7 @@ func (s *Service) SetVisibility(ctx context.Context, key, visibility string, unt
 	default:
 		return nil, invalid("Validation failed", fmt.Sprintf("visibility must be visible, hidden or snoozed (got %q)", visibility))
 	}
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.Visibility = visibility
 		delete(u.Metadata, SnoozedUntilKey)
 		if until != nil {
@@ -250,12 +250,12 @@ func (s *Service) SetVisibility(ctx context.Context, key, visibility string, unt
 
 // PlaceTopOfSpot moves a session's precedence just above every live spot session's: the same
 // resolution start_session's place: "top_of_spot" performs.
-func (s *Service) PlaceTopOfSpot(ctx context.Context, key string) (*session.Session, error) {
+func (s *Service) PlaceTopOfSpot(ctx context.Context, id int64) (*session.Session, error) {
 	top, err := s.store.MaxSpotPrecedence(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("place session %q at the top of spot: %w", key, err)
+		return nil, fmt.Errorf("place session %d at the top of spot: %w", id, err)
 	}
-	return s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.Precedence = clamp(top+topOfSpotMargin, -session.MaxPrecedence, session.MaxPrecedence)
 		return nil
 	})
@@ -278,9 +278,9 @@ type SpotPark struct {
 // commonest caller is the session itself, which must not kill the process awaiting the reply.
 // halt stops a running turn where it stands instead: the turn loses its ownership, which the
 // runner notices within a tick and terminates, and the session sleeps at once.
-func (s *Service) PauseIntoSpotQueue(ctx context.Context, key string, halt bool) (*session.Session, SpotPark, error) {
+func (s *Service) PauseIntoSpotQueue(ctx context.Context, id int64, halt bool) (*session.Session, SpotPark, error) {
 	var park SpotPark
-	sess, err := s.store.UpdateSession(ctx, key, func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		park = SpotPark{Before: u.Status}
 		if err := parkForSpot(u, halt, &park); err != nil {
 			return err

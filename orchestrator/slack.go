@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -99,7 +98,7 @@ func (s *Service) followUpFromSlack(ctx context.Context, sessionID int64, m Slac
 	w := words{channel: roster.ChannelSlack, content: m.Text, author: author,
 		entry: always(slackEntry(m.ChannelType)),
 		slack: SlackOrigin{UserID: m.UserID, Channel: m.Channel, Permalink: m.Permalink, At: session.SlackTime(m.TS)}}
-	res, err := s.FollowUp(ctx, strconv.FormatInt(sessionID, 10), FollowUpParams{Prompt: m.Text, captured: s.capturing(w)})
+	res, err := s.FollowUp(ctx, sessionID, FollowUpParams{Prompt: m.Text, captured: s.capturing(w)})
 	if err != nil {
 		return "", nil, err
 	}

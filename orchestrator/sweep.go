@@ -101,7 +101,7 @@ func orphaned(ctx context.Context, sess *session.Session, alive func(context.Con
 // ParkOrphan parks an orphan for recovery, unless it left running or changed hands since it
 // was found (ErrNotOwner).
 func (s *Service) ParkOrphan(ctx context.Context, o Orphan) error {
-	_, err := s.store.UpdateSession(ctx, sessionKey(o.Session.ID), func(u *session.Session) error {
+	_, err := s.store.UpdateSession(ctx, o.Session.ID, func(u *session.Session) error {
 		if u.Status != session.StatusRunning || deref(u.RunningJobID, "") != o.JobID {
 			return ErrNotOwner
 		}
@@ -149,7 +149,7 @@ func (s *Service) ContinueRecovered(ctx context.Context, scope SweepScope) (Reco
 func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, abandoned bool, err error) {
 	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
 	var h *handOff
-	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionKey(id), func(u *session.Session, q *graph.MessageQueue) (err error) {
+	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		h, abandoned = nil, false
 		if u.Metadata["paused_by"] != PausedByRecovery || (u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting) {
 			return nil
@@ -249,9 +249,9 @@ func (s *Service) RequeueStrandedStarts(ctx context.Context, grace time.Duration
 const MetaStartRequeues = "interrupted_start_requeue_count"
 
 func (s *Service) requeueStart(ctx context.Context, id int64, lost string) (bool, error) {
-	taskID := "session-" + sessionKey(id) + "-start-" + rand.Text() // drawn outside the retried transaction
+	taskID := fmt.Sprintf("session-%d-start-%s", id, rand.Text()) // drawn outside the retried transaction
 	failed := false
-	sess, err := s.store.UpdateSession(ctx, sessionKey(id), func(u *session.Session) error {
+	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		failed = false
 		if u.Status != session.StatusWaiting || deref(u.JobID, "") != lost || u.Metadata[MetaRuntimeStarted] == true {
 			return ErrNotOwner // claimed, changed or started since it was found

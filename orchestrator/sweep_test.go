@@ -56,7 +56,7 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := e.Store.GetSession(ctx, fmt.Sprint(s.ID))
+			got, _ := e.Store.GetSession(ctx, s.ID)
 			if (n == 1) != tt.requeue || (*got.JobID != *s.JobID) != tt.requeue {
 				t.Fatalf("requeued %d, job %s → %s; want requeued=%v", n, *s.JobID, *got.JobID, tt.requeue)
 			}
@@ -81,7 +81,7 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 		if n, err := e.Ops.RequeueStrandedStarts(ctx, time.Minute, orchestrator.SweepScope{Text: label}, dead); err != nil || n != 0 {
 			t.Fatalf("requeued %d, err %v", n, err)
 		}
-		got, _ := e.Store.GetSession(ctx, fmt.Sprint(s.ID))
+		got, _ := e.Store.GetSession(ctx, s.ID)
 		if got.Status != session.StatusFailed || !strings.HasPrefix(fmt.Sprint(got.Metadata["failure_reason"]), "Session never started") {
 			t.Fatalf("status %s, failure_reason %v", got.Status, got.Metadata["failure_reason"])
 		}

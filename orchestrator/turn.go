@@ -36,7 +36,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		h   *handOff
 		end TurnEnd
 	)
-	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionKey(sessionID), func(u *session.Session, q *graph.MessageQueue) error {
+	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h, end = nil, ""
 		if !Owns(u, taskID) {
 			return ErrNotOwner
@@ -105,7 +105,7 @@ func deliverMessage(u *session.Session, m *graph.Message) *handOff {
 // reports whether it delivered.
 func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error) {
 	var h *handOff
-	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionKey(sessionID), func(u *session.Session, q *graph.MessageQueue) error {
+	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
 		if !drainable(u) {
 			return nil

@@ -1,7 +1,5 @@
-// GetSession: a session by slug first, then by numeric id (the original's lookup order).
-// Params: $slug (string), $id (integer or null). Returns: zero or one row {s}.
-OPTIONAL MATCH (bySlug:Session {slug: $slug})
-OPTIONAL MATCH (byID:Session {id: $id})
-WITH coalesce(bySlug, byID) AS s
-WHERE s IS NOT NULL
+// GetSession: a session by its id. A slug never reaches this statement: the edges resolve it to
+// an id first (ResolveSessionSlug), so a slug made of digits can never stand in for an id.
+// Params: $id (integer). Returns: zero or one row {s}.
+MATCH (s:Session {id: $id})
 RETURN s

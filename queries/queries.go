@@ -52,10 +52,15 @@ var InsertSession string
 //go:embed link_spawn_parent.cypher
 var LinkSpawnParent string
 
-// GetSession reads a session by slug or id.
+// GetSession reads a session by id.
 //
 //go:embed get_session.cypher
 var GetSession string
+
+// ResolveSessionSlug finds the id a slug names.
+//
+//go:embed resolve_session_slug.cypher
+var ResolveSessionSlug string
 
 // LockSession locks and reads a session.
 //

@@ -139,6 +139,13 @@ func RouterSessionID(customMetadata map[string]any) (int64, bool) {
 
 var digits = regexp.MustCompile(`^[0-9]{1,18}$`)
 
+// AllDigits reports whether s (spaces aside) is a non-empty run of digits: the shape of an id,
+// which is why no slug may have it.
+func AllDigits(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 // ParseID accepts a decimal session id (digits only, positive).
 func ParseID(s string) (int64, bool) {
 	s = strings.TrimSpace(s)

@@ -96,3 +96,26 @@ func TestRedactCredentialsHidesEveryURLsUserinfo(t *testing.T) {
 		}
 	}
 }
+
+func TestAllDigitsIsTheShapeOfAnID(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{{"42", true}, {"0", true}, {" 007 ", true}, {"12345678901234567890", true}, {"", false}, {" ", false}, {"42a", false}, {"4-2", false}, {"-42", false}}
+	for _, tt := range tests {
+		if got := AllDigits(tt.in); got != tt.want {
+			t.Errorf("AllDigits(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestASlugDerivedFromATitleIsNeverOnlyDigits(t *testing.T) {
+	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, title := range []string{"42", "2026", "", "!!!", "1 2 3"} {
+		for _, c := range SlugCandidates(SlugBase(title, at)) {
+			if AllDigits(c) {
+				t.Errorf("title %q derives the slug %q, which reads as an id", title, c)
+			}
+		}
+	}
+}

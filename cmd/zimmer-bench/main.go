@@ -15,7 +15,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -70,7 +69,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		return err
 	}
 	f := shape(o.sessions, o.seed)
-	if _, err := store.GetSession(ctx, strconv.Itoa(o.sessions)); errors.Is(err, graph.ErrNotFound) {
+	if _, err := store.GetSession(ctx, int64(o.sessions)); errors.Is(err, graph.ErrNotFound) {
 		if err := f.load(ctx, store); err != nil {
 			return err
 		}
@@ -138,7 +137,7 @@ func (s *statementStats) print(out io.Writer) {
 
 // hierarchyRead is the read behind GET /sessions/:id: the session and its hierarchy.
 func hierarchyRead(ctx context.Context, store *graph.Store, id int64) error {
-	_, _, err := store.SessionHierarchy(ctx, strconv.FormatInt(id, 10))
+	_, _, err := store.SessionHierarchy(ctx, id)
 	return err
 }
 

@@ -49,7 +49,7 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 	time1(o.samples/2, func() error { return c.call(getSession(random())) })
 	report(out, "MCP get_session, random session", time1(o.samples, func() error { return c.call(getSession(random())) }))
 	report(out, "  the read it wraps: session + hierarchy + human messages", time1(o.samples, func() error {
-		_, err := store.SessionProvenance(ctx, fmt.Sprint(random()))
+		_, err := store.SessionProvenance(ctx, random())
 		return err
 	}))
 	return nil

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -177,7 +176,7 @@ func awaitIdle(ctx context.Context, ops *orchestrator.Service, ids []int64, limi
 			if done[id] != nil {
 				continue
 			}
-			s, err := ops.Get(ctx, strconv.FormatInt(id, 10))
+			s, err := ops.Get(ctx, id)
 			if err != nil {
 				return nil, err
 			}

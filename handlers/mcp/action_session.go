@@ -201,9 +201,6 @@ func required(param, action, hint string) error {
 	return fail("The %q parameter is required for the %q action.%s", param, action, hint)
 }
 
-// key is the acted-on session as an operation key.
-func (a *actionCall) key() string { return idOf(a.sess) }
-
 // head opens an action's result with the session it acted on.
 func head(b *doc, heading string, s *session.Session) {
 	b.heading(2, heading)

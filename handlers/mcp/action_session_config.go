@@ -30,7 +30,7 @@ func actReplaceList(kind orchestrator.ArtifactKind) func(context.Context, *actio
 		if ids == nil {
 			return "", required(param, "change_"+param, " Pass the whole new list as an array ([] clears it).")
 		}
-		s, change, err := a.h.ops.ReplaceArtifacts(ctx, a.key(), kind, *ids)
+		s, change, err := a.h.ops.ReplaceArtifacts(ctx, a.sess.ID, kind, *ids)
 		if err != nil {
 			return "", err
 		}
@@ -50,7 +50,7 @@ func actChangeModel(ctx context.Context, a *actionCall) (string, error) {
 	if model == "" {
 		return "", required("model", "change_model", " get_configs lists each runtime's models.")
 	}
-	s, before, err := a.h.ops.ChangeModel(ctx, a.key(), model)
+	s, before, err := a.h.ops.ChangeModel(ctx, a.sess.ID, model)
 	if err != nil {
 		return "", err
 	}
@@ -74,7 +74,7 @@ func actChangeGoal(ctx context.Context, a *actionCall) (string, error) {
 		return "", required("goal", "change_goal", ` Pass "" to clear the goal.`)
 	}
 	goal := a.args.text("goal")
-	s, err := a.h.ops.Update(ctx, a.key(), orchestrator.UpdateParams{Goal: orchestrator.Opt[string]{Set: true, Value: &goal}})
+	s, err := a.h.ops.Update(ctx, a.sess.ID, orchestrator.UpdateParams{Goal: orchestrator.Opt[string]{Set: true, Value: &goal}})
 	if err != nil {
 		return "", err
 	}
@@ -93,7 +93,7 @@ func actChangeAutoCompactWindow(ctx context.Context, a *actionCall) (string, err
 	if !ok {
 		return "", fail("The \"auto_compact_window\" parameter is required for the \"change_auto_compact_window\" action and must be a positive integer.")
 	}
-	s, err := a.h.ops.ChangeAutoCompactWindow(ctx, a.key(), n)
+	s, err := a.h.ops.ChangeAutoCompactWindow(ctx, a.sess.ID, n)
 	if err != nil {
 		return "", err
 	}
@@ -118,7 +118,7 @@ func actChangeSchedulingClass(ctx context.Context, a *actionCall) (string, error
 		}
 		p.Precedence = orchestrator.Opt[int64]{Set: true, Value: &n}
 	}
-	s, err := a.h.ops.Update(ctx, a.key(), p)
+	s, err := a.h.ops.Update(ctx, a.sess.ID, p)
 	if err != nil {
 		return "", err
 	}
@@ -143,13 +143,13 @@ func actChangePrecedence(ctx context.Context, a *actionCall) (string, error) {
 	case place != "" && a.args.has("precedence"):
 		return "", fail("place and precedence are mutually exclusive: pass one.")
 	case place != "":
-		s, err = a.h.ops.PlaceTopOfSpot(ctx, a.key())
+		s, err = a.h.ops.PlaceTopOfSpot(ctx, a.sess.ID)
 	case a.args.has("precedence"):
 		var n int64
 		if n, err = precedenceArg(a.args); err != nil {
 			return "", err
 		}
-		s, err = a.h.ops.Update(ctx, a.key(), orchestrator.UpdateParams{Precedence: orchestrator.Opt[int64]{Set: true, Value: &n}})
+		s, err = a.h.ops.Update(ctx, a.sess.ID, orchestrator.UpdateParams{Precedence: orchestrator.Opt[int64]{Set: true, Value: &n}})
 	default:
 		return "", required("precedence", "change_precedence", ` Or pass place: "top_of_spot".`)
 	}
@@ -190,7 +190,7 @@ func precedenceArg(a args) (int64, error) {
 }
 
 func actTogglePush(ctx context.Context, a *actionCall) (string, error) {
-	s, err := a.h.ops.TogglePushNotifications(ctx, a.key())
+	s, err := a.h.ops.TogglePushNotifications(ctx, a.sess.ID)
 	if err != nil {
 		return "", err
 	}
@@ -201,7 +201,7 @@ func actTogglePush(ctx context.Context, a *actionCall) (string, error) {
 }
 
 func actToggleFavorite(ctx context.Context, a *actionCall) (string, error) {
-	s, err := a.h.ops.ToggleFavorite(ctx, a.key())
+	s, err := a.h.ops.ToggleFavorite(ctx, a.sess.ID)
 	if err != nil {
 		return "", err
 	}
@@ -224,7 +224,7 @@ func actSetHeartbeat(ctx context.Context, a *actionCall) (string, error) {
 	if enabled == nil && interval == nil {
 		return "", fail(`The "set_heartbeat" action requires at least one of "enabled" or "interval_seconds".`)
 	}
-	s, err := a.h.ops.SetHeartbeat(ctx, a.key(), enabled, interval)
+	s, err := a.h.ops.SetHeartbeat(ctx, a.sess.ID, enabled, interval)
 	if err != nil {
 		return "", err
 	}
@@ -248,7 +248,7 @@ func actSetVisibility(ctx context.Context, a *actionCall) (string, error) {
 		}
 		until = &t
 	}
-	s, err := a.h.ops.SetVisibility(ctx, a.key(), visibility, until)
+	s, err := a.h.ops.SetVisibility(ctx, a.sess.ID, visibility, until)
 	if err != nil {
 		return "", err
 	}
@@ -272,7 +272,7 @@ func actUpdateNotes(ctx context.Context, a *actionCall) (string, error) {
 	if notes == nil {
 		return "", required("session_notes", "update_notes", ` Pass "" to clear the notes.`)
 	}
-	s, err := a.h.ops.UpdateNotes(ctx, a.key(), *notes)
+	s, err := a.h.ops.UpdateNotes(ctx, a.sess.ID, *notes)
 	if err != nil {
 		return "", err
 	}
@@ -292,7 +292,7 @@ func actUpdateTitle(ctx context.Context, a *actionCall) (string, error) {
 	if title == "" {
 		return "", required("title", "update_title", "")
 	}
-	s, err := a.h.ops.Update(ctx, a.key(), orchestrator.UpdateParams{Title: orchestrator.Opt[string]{Set: true, Value: &title}})
+	s, err := a.h.ops.Update(ctx, a.sess.ID, orchestrator.UpdateParams{Title: orchestrator.Opt[string]{Set: true, Value: &title}})
 	if err != nil {
 		return "", err
 	}
@@ -310,7 +310,7 @@ func actRemoveUncle(ctx context.Context, a *actionCall) (string, error) {
 		return "", required("uncle_session_id", "remove_uncle", " session_id is the junior end of the edge, uncle_session_id the senior.")
 	}
 	removed, err := a.h.ops.RemoveUncle(ctx, orchestrator.RemoveUncleParams{
-		Junior: a.key(), Uncle: uncle, Acting: a.args.text("acting_session_id"),
+		Junior: a.sess.ID, Uncle: uncle, Acting: a.args.text("acting_session_id"),
 		Surface: "MCP", Source: "mcp:action_session.remove_uncle",
 	})
 	if err != nil {
@@ -332,7 +332,7 @@ func actChangeCategory(ctx context.Context, a *actionCall) (string, error) {
 	if !a.args.has("category_id") {
 		return "", required("category_id", "change_category", " Pass null to put the session back in Uncategorized.")
 	}
-	s, cat, err := a.h.ops.SetSessionCategory(ctx, a.key(), a.args.optInt("category_id"))
+	s, cat, err := a.h.ops.SetSessionCategory(ctx, a.sess.ID, a.args.optInt("category_id"))
 	if err != nil {
 		return "", categoryRefusal(err)
 	}

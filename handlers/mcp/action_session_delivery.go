@@ -16,7 +16,7 @@ func actFollowUp(ctx context.Context, a *actionCall) (string, error) {
 	if prompt == nil || strings.TrimSpace(*prompt) == "" {
 		return "", required("prompt", "follow_up", "")
 	}
-	res, err := a.h.ops.FollowUp(ctx, a.key(), orchestrator.FollowUpParams{
+	res, err := a.h.ops.FollowUp(ctx, a.sess.ID, orchestrator.FollowUpParams{
 		Prompt: *prompt, Goal: a.args.str("goal"), ForceImmediate: a.args.flag("force_immediate"),
 		ActingSessionID: a.args.text("acting_session_id"), Source: orchestrator.SourceMCPFollowUp,
 	})
@@ -47,7 +47,7 @@ func actFollowUp(ctx context.Context, a *actionCall) (string, error) {
 // or what is still pending behind one that was delivered — so a caller that just became fourth
 // in line finds out now. A message's position is not the depth: a retired row holds one too.
 func queueDepth(ctx context.Context, c *call, b *doc, res orchestrator.FollowUpResult) error {
-	_, pending, err := c.h.ops.PendingMessages(ctx, idOf(res.Session), 1)
+	_, pending, err := c.h.ops.PendingMessages(ctx, res.Session.ID, 1)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func actMessageParent(ctx context.Context, a *actionCall) (string, error) {
 		return "", required("reason", "message_parent", " Use wrong_scope, missing_tools or other.")
 	}
 	res, err := a.h.ops.MessageParent(ctx, orchestrator.MessageParentParams{
-		Child: a.key(), Message: *message, Reason: a.args.text("reason"),
+		Child: a.sess.ID, Message: *message, Reason: a.args.text("reason"),
 		ForceImmediate: a.args.flag("force_immediate"), UnarchiveParent: a.args.flag("unarchive_parent"),
 		SessionURL: func(id int64) string { return sessionURL(a.call, id) },
 	})

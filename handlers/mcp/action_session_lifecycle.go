@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -12,7 +11,7 @@ import (
 // The lifecycle actions: archive (one or many), unarchive, and parking for the spot scheduler.
 
 func actArchive(ctx context.Context, a *actionCall) (string, error) {
-	s, err := a.archive(ctx, a.key(), "")
+	s, err := a.archive(ctx, a.sess.ID, "")
 	if err != nil {
 		return "", err
 	}
@@ -30,8 +29,8 @@ func actArchive(ctx context.Context, a *actionCall) (string, error) {
 // archive archives one session under the two MCP refusals: pending queued messages (unless
 // force), and another session's running turn — a connection may end only the turn of the
 // session its URL names.
-func (a *actionCall) archive(ctx context.Context, key, suffix string) (*session.Session, error) {
-	return a.h.ops.Archive(ctx, key, orchestrator.ArchiveParams{
+func (a *actionCall) archive(ctx context.Context, id int64, suffix string) (*session.Session, error) {
+	return a.h.ops.Archive(ctx, id, orchestrator.ArchiveParams{
 		Force: a.args.flag("force"), Actor: a.actor(suffix),
 		Guard: func(u *session.Session) error {
 			if u.Status == session.StatusRunning && !a.scope.IsCaller(u.ID) {
@@ -54,11 +53,12 @@ func (a *actionCall) actor(suffix string) string {
 		surface, undeclared = "the self-session MCP server", "an undeclared self-session MCP server caller"
 	}
 	acting := a.args.text("acting_session_id")
+	id, declared := session.ParseID(acting)
 	if acting == "" && a.self && a.scope.SessionID != 0 {
-		acting = strconv.FormatInt(a.scope.SessionID, 10)
+		id, declared = a.scope.SessionID, true
 	}
 	phrase := undeclared
-	if id, ok := session.ParseID(acting); ok {
+	if declared {
 		phrase = fmt.Sprintf("session #%d via %s", id, surface)
 	}
 	return phrase + suffix
@@ -73,12 +73,16 @@ func actBulkArchive(ctx context.Context, a *actionCall) (string, error) {
 	var errs []string
 	for _, v := range raw {
 		key := fmt.Sprint(v)
-		s, err := a.h.ops.Get(ctx, key)
+		id, err := a.h.ops.Resolve(ctx, key)
+		var s *session.Session
+		if err == nil {
+			s, err = a.h.ops.Get(ctx, id)
+		}
 		if err != nil || s.Status == session.StatusArchived {
 			skipped++ // unknown or already archived: nothing to do, as the original skips them
 			continue
 		}
-		if _, err := a.archive(ctx, key, " (bulk)"); err != nil {
+		if _, err := a.archive(ctx, id, " (bulk)"); err != nil {
 			errs = append(errs, fmt.Sprintf("  - Session %s: %s", key, a.h.errorText(a.name, err)))
 			continue
 		}
@@ -96,7 +100,7 @@ func actBulkArchive(ctx context.Context, a *actionCall) (string, error) {
 }
 
 func actUnarchive(ctx context.Context, a *actionCall) (string, error) {
-	s, err := a.h.ops.Unarchive(ctx, a.key())
+	s, err := a.h.ops.Unarchive(ctx, a.sess.ID)
 	if err != nil {
 		return "", err
 	}
@@ -112,7 +116,7 @@ func actPauseIntoSpotQueue(ctx context.Context, a *actionCall) (string, error) {
 	// The self-session variant does not offer halt and ignores it if passed: a session that
 	// halted itself would kill the process waiting for this reply.
 	halt := !a.self && a.args.flag("halt")
-	s, park, err := a.h.ops.PauseIntoSpotQueue(ctx, a.key(), halt)
+	s, park, err := a.h.ops.PauseIntoSpotQueue(ctx, a.sess.ID, halt)
 	if err != nil {
 		return "", err
 	}

@@ -11,7 +11,7 @@ import (
 // actPause halts a running turn: the runner terminates its process group and the session
 // rests in needs_input with paused_by=user.
 func actPause(ctx context.Context, a *actionCall) (string, error) {
-	s, err := a.h.ops.Pause(ctx, a.key())
+	s, err := a.h.ops.Pause(ctx, a.sess.ID)
 	if err != nil {
 		return "", err
 	}
@@ -26,7 +26,7 @@ func actPause(ctx context.Context, a *actionCall) (string, error) {
 // actRestart resumes a failed or idle session with the recovery nudge, or with its original
 // prompt when it failed before its agent saw a prompt.
 func actRestart(ctx context.Context, a *actionCall) (string, error) {
-	s, err := a.h.ops.Restart(ctx, a.key())
+	s, err := a.h.ops.Restart(ctx, a.sess.ID)
 	if err != nil {
 		return "", err
 	}
@@ -47,7 +47,7 @@ func actFork(ctx context.Context, a *actionCall) (string, error) {
 		return "", required("message_index", "fork", " Pass the transcript line to fork at (0 is the first).")
 	}
 	at := int(n)
-	fork, err := a.h.ops.Fork(ctx, a.key(), &at)
+	fork, err := a.h.ops.Fork(ctx, a.sess.ID, &at)
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +62,7 @@ func actFork(ctx context.Context, a *actionCall) (string, error) {
 
 // actRefresh re-reads the session's transcript from disk into the token ledger.
 func actRefresh(ctx context.Context, a *actionCall) (string, error) {
-	s, message, err := a.h.ops.Refresh(ctx, a.key())
+	s, message, err := a.h.ops.Refresh(ctx, a.sess.ID)
 	if err != nil {
 		return "", err
 	}

@@ -35,7 +35,7 @@ func (e *env) timeline(t *testing.T, id int64) string {
 
 func (e *env) reload(t *testing.T, s *session.Session) *session.Session {
 	t.Helper()
-	out, err := e.ops.Get(context.Background(), idOf(s))
+	out, err := e.ops.Get(context.Background(), s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestArchiveRefusesAnotherSessionsRunningTurn(t *testing.T) {
 func TestArchiveRefusesOverQueuedMessagesUnlessForced(t *testing.T) {
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
-	if _, err := e.ops.CreateMessage(context.Background(), idOf(s), orchestrator.MessageParams{Content: "wait for me"}); err != nil {
+	if _, err := e.ops.CreateMessage(context.Background(), s.ID, orchestrator.MessageParams{Content: "wait for me"}); err != nil {
 		t.Fatal(err)
 	}
 	e.refused(t, "/mcp", "action_session", act(s.ID, "archive", nil), "do not archive; end your turn instead")

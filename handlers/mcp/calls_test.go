@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -58,8 +57,6 @@ func (e *env) fixture(t *testing.T, edit func(*session.Session)) *session.Sessio
 	t.Helper()
 	return graphtest.Session(t, e.store, edit)
 }
-
-func idOf(s *session.Session) string { return fmt.Sprint(s.ID) }
 
 func contains(t *testing.T, text string, wants ...string) {
 	t.Helper()

@@ -45,11 +45,11 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if !c.args.has("id") && c.args.has("session_id") {
 		idArg = "session_id"
 	}
-	key, err := c.selfKey(idArg)
+	id, err := c.selfID(ctx, idArg)
 	if err != nil {
 		return "", err
 	}
-	v, err := readSessionView(ctx, c, key)
+	v, err := readSessionView(ctx, c, id)
 	if err != nil {
 		return "", err
 	}
@@ -91,7 +91,7 @@ type sessionView struct {
 
 // readSessionView reads the queue beside the provenance rather than after it: two round trips
 // in the time of one. A key naming no session fails both; the provenance error is the one said.
-func readSessionView(ctx context.Context, c *call, key string) (sessionView, error) {
+func readSessionView(ctx context.Context, c *call, id int64) (sessionView, error) {
 	type queueRead struct {
 		pending []*orchestrator.Message
 		total   int
@@ -99,13 +99,13 @@ func readSessionView(ctx context.Context, c *call, key string) (sessionView, err
 	}
 	queued := make(chan queueRead, 1)
 	go func() {
-		p, n, err := c.h.ops.PendingMessages(ctx, key, queuePreviewCount)
+		p, n, err := c.h.ops.PendingMessages(ctx, id, queuePreviewCount)
 		queued <- queueRead{p, n, err}
 	}()
-	rec, err := c.h.ops.Provenance(ctx, key)
+	rec, err := c.h.ops.Provenance(ctx, id)
 	q := <-queued
 	if err != nil {
-		return sessionView{}, notFoundAs(err, key)
+		return sessionView{}, notFoundAs(err, id)
 	}
 	if q.err != nil {
 		return sessionView{}, q.err
@@ -115,9 +115,9 @@ func readSessionView(ctx context.Context, c *call, key string) (sessionView, err
 }
 
 // notFoundAs turns a missing session into the tool's "Session not found" sentence.
-func notFoundAs(err error, key string) error {
+func notFoundAs(err error, id int64) error {
 	if isNotFound(err) {
-		return fail("Session not found: %s", key)
+		return fail("Session not found: %d", id)
 	}
 	return err
 }
@@ -329,10 +329,10 @@ func writeTranscript(ctx context.Context, b *doc, c *call, s *session.Session) e
 	)
 	if c.args.text("transcript_format") == "json" {
 		var raw []byte
-		raw, err = c.h.ops.Transcript(ctx, idOf(s))
+		raw, err = c.h.ops.Transcript(ctx, s.ID)
 		text = string(raw)
 	} else {
-		text, err = c.h.ops.RenderTranscript(ctx, idOf(s))
+		text, err = c.h.ops.RenderTranscript(ctx, s.ID)
 	}
 	if isNotFound(err) || (err == nil && strings.TrimSpace(text) == "") {
 		b.line("No transcript available for this session.")

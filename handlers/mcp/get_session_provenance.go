@@ -17,13 +17,13 @@ func getSessionProvenanceTool() *toolDef {
 }
 
 func runGetSessionProvenance(ctx context.Context, c *call) (string, error) {
-	key, err := c.selfKey("session_id")
+	id, err := c.selfID(ctx, "session_id")
 	if err != nil {
 		return "", err
 	}
-	rec, err := c.h.ops.Provenance(ctx, key)
+	rec, err := c.h.ops.Provenance(ctx, id)
 	if err != nil {
-		return "", notFoundAs(err, key)
+		return "", notFoundAs(err, id)
 	}
 	return provenance.SessionProvenance(rec), nil
 }

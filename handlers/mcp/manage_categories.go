@@ -183,9 +183,13 @@ func categorySetSession(ctx context.Context, c *call) (string, error) {
 	if key == "" {
 		return "", missingFor("session_id", "set_session_category")
 	}
-	s, cat, err := c.h.ops.SetSessionCategory(ctx, key, c.args.optInt("category_id"))
+	id, err := c.resolve(ctx, key)
 	if err != nil {
-		return "", notFoundAs(categoryRefusal(err), key)
+		return "", err
+	}
+	s, cat, err := c.h.ops.SetSessionCategory(ctx, id, c.args.optInt("category_id"))
+	if err != nil {
+		return "", notFoundAs(categoryRefusal(err), id)
 	}
 	var b doc
 	head(&b, "Session Category Set", s)

@@ -80,7 +80,7 @@ func content(c *call) (string, error) {
 }
 
 func queueList(ctx context.Context, c *call, s *session.Session) (string, error) {
-	list, page, err := c.h.ops.ListMessages(ctx, idOf(s), orchestrator.MessageListParams{
+	list, page, err := c.h.ops.ListMessages(ctx, s.ID, orchestrator.MessageListParams{
 		Page: intOr(c.args, "page", 1), PerPage: intOr(c.args, "per_page", orchestrator.DefaultPerPage)})
 	if err != nil {
 		return "", err
@@ -114,7 +114,7 @@ func queueGet(ctx context.Context, c *call, s *session.Session) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	m, err := c.h.ops.GetMessage(ctx, idOf(s), id)
+	m, err := c.h.ops.GetMessage(ctx, s.ID, id)
 	if err != nil {
 		return "", err
 	}
@@ -143,13 +143,13 @@ func queueCreate(ctx context.Context, c *call, s *session.Session) (string, erro
 	if err != nil {
 		return "", err
 	}
-	m, err := c.h.ops.CreateMessage(ctx, idOf(s), orchestrator.MessageParams{
+	m, err := c.h.ops.CreateMessage(ctx, s.ID, orchestrator.MessageParams{
 		Content: text, Goal: c.args.str("goal"), ActingSessionID: c.args.text("acting_session_id"), Source: orchestrator.SourceMCPEnqueue,
 	})
 	if err != nil {
 		return "", err
 	}
-	_, pending, err := c.h.ops.PendingMessages(ctx, idOf(s), 1)
+	_, pending, err := c.h.ops.PendingMessages(ctx, s.ID, 1)
 	if err != nil {
 		return "", err
 	}
@@ -176,7 +176,7 @@ func queueUpdate(ctx context.Context, c *call, s *session.Session) (string, erro
 	if !p.Content.Set && !p.Goal.Set {
 		return "", fail("Pass content and/or goal for the \"update\" action.")
 	}
-	m, err := c.h.ops.UpdateMessage(ctx, idOf(s), id, p)
+	m, err := c.h.ops.UpdateMessage(ctx, s.ID, id, p)
 	if err != nil {
 		return "", err
 	}
@@ -190,7 +190,7 @@ func queueDelete(ctx context.Context, c *call, s *session.Session) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if err := c.h.ops.DeleteMessage(ctx, idOf(s), id); err != nil {
+	if err := c.h.ops.DeleteMessage(ctx, s.ID, id); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("## Message Deleted\n\nMessage %d was removed from session #%d's queue; the messages behind it moved up.", id, s.ID), nil
@@ -205,7 +205,7 @@ func queueReorder(ctx context.Context, c *call, s *session.Session) (string, err
 	if !ok {
 		return "", fail("Invalid position: Position must be >= 1")
 	}
-	m, err := c.h.ops.ReorderMessage(ctx, idOf(s), id, position)
+	m, err := c.h.ops.ReorderMessage(ctx, s.ID, id, position)
 	if err != nil {
 		return "", err
 	}
@@ -219,7 +219,7 @@ func queueInterrupt(ctx context.Context, c *call, s *session.Session) (string, e
 	if err != nil {
 		return "", err
 	}
-	sess, err := c.h.ops.InterruptFrom(ctx, idOf(s), id, c.args.text("acting_session_id"), orchestrator.SourceMCPInterrupt)
+	sess, err := c.h.ops.InterruptFrom(ctx, s.ID, id, c.args.text("acting_session_id"), orchestrator.SourceMCPInterrupt)
 	if err != nil {
 		return "", interruptRefusal(err)
 	}
@@ -237,7 +237,7 @@ func queueSendNow(ctx context.Context, c *call, s *session.Session) (string, err
 	if err != nil {
 		return "", err
 	}
-	res, err := c.h.ops.FollowUp(ctx, idOf(s), orchestrator.FollowUpParams{
+	res, err := c.h.ops.FollowUp(ctx, s.ID, orchestrator.FollowUpParams{
 		Prompt: text, Goal: c.args.str("goal"), ForceImmediate: true,
 		ActingSessionID: c.args.text("acting_session_id"), Source: orchestrator.SourceMCPSendNow,
 	})

@@ -92,7 +92,7 @@ func runQuickSearch(ctx context.Context, c *call) (string, error) {
 
 // searchByID is the short circuit: one session, every filter ignored.
 func searchByID(ctx context.Context, c *call, id int64, verbose bool) (string, error) {
-	s, err := c.session(ctx, strconv.FormatInt(id, 10))
+	s, err := c.sessionByID(ctx, id)
 	if err != nil {
 		return "", err
 	}

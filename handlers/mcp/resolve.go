@@ -4,24 +4,42 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// session resolves a session by id or slug: an unknown one is "Session not found: <key>".
-func (c *call) session(ctx context.Context, key string) (*session.Session, error) {
+// resolve turns a session argument (an id, or a slug where the schema accepts one) into the
+// session's id, once, here at the edge: an unknown one is "Session not found: <key>".
+func (c *call) resolve(ctx context.Context, key string) (int64, error) {
 	if key == "" {
-		return nil, fail("Missing required parameter: session_id")
+		return 0, fail("Missing required parameter: session_id")
 	}
-	s, err := c.h.ops.Get(ctx, key)
-	if errors.Is(err, orchestrator.ErrNotFound) {
-		return nil, fail("Session not found: %s", key)
+	id, err := c.h.ops.Resolve(ctx, key)
+	if isNotFound(err) {
+		return 0, fail("Session not found: %s", key)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("look up session %q: %w", key, err)
+		return 0, fmt.Errorf("resolve session %q: %w", key, err)
+	}
+	return id, nil
+}
+
+// session reads the session a key names.
+func (c *call) session(ctx context.Context, key string) (*session.Session, error) {
+	id, err := c.resolve(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	return c.sessionByID(ctx, id)
+}
+
+// sessionByID reads a session by id: a missing one is "Session not found: <id>".
+func (c *call) sessionByID(ctx context.Context, id int64) (*session.Session, error) {
+	s, err := c.h.ops.Get(ctx, id)
+	if err != nil {
+		return nil, notFoundAs(err, id)
 	}
 	return s, nil
 }
@@ -35,26 +53,25 @@ func (c *call) sessionArg(ctx context.Context, k string) (*session.Session, erro
 	return c.session(ctx, key)
 }
 
-// selfKey is argument k, defaulting to the session the connection's URL names: the only place
-// a stateless call's caller is known. An explicit value always wins.
-func (c *call) selfKey(k string) (string, error) {
-	key := c.args.text(k)
-	if key == "" && c.scope.SessionID != 0 {
-		key = strconv.FormatInt(c.scope.SessionID, 10)
+// selfID is the session argument k, defaulting to the session the connection's URL names: the
+// only place a stateless call's caller is known. An explicit value always wins.
+func (c *call) selfID(ctx context.Context, k string) (int64, error) {
+	if key := c.args.text(k); key != "" {
+		return c.resolve(ctx, key)
 	}
-	if key == "" {
-		return "", fail("Missing required parameter: %s. This connection's URL names no session_id, so it cannot default to the calling session; pass your own session id.", k)
+	if c.scope.SessionID != 0 {
+		return c.scope.SessionID, nil
 	}
-	return key, nil
+	return 0, fail("Missing required parameter: %s. This connection's URL names no session_id, so it cannot default to the calling session; pass your own session id.", k)
 }
 
-// selfSession resolves the session selfKey names.
+// selfSession reads the session selfID names.
 func (c *call) selfSession(ctx context.Context, k string) (*session.Session, error) {
-	key, err := c.selfKey(k)
+	id, err := c.selfID(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	return c.session(ctx, key)
+	return c.sessionByID(ctx, id)
 }
 
 // ownSession is selfSession for actions a session may only take for itself: on a connection
@@ -115,7 +132,5 @@ func (c *call) fenceSession(s *session.Session, verb string) error {
 	return fail("This MCP connection is restricted to specific agent roots — session #%d %s, so this connection may not %s it. Allowed agent roots: %s",
 		s.ID, why, verb, c.allowedList())
 }
-
-func idOf(s *session.Session) string { return strconv.FormatInt(s.ID, 10) }
 
 func isNotFound(err error) bool { return errors.Is(err, orchestrator.ErrNotFound) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -179,7 +178,7 @@ func (e *env) writeTranscript(t *testing.T, s *session.Session, phrase string) (
 	if err := os.WriteFile(path, []byte(line+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.UpdateSession(context.Background(), strconv.FormatInt(s.ID, 10), func(u *session.Session) error {
+	if _, err := e.store.UpdateSession(context.Background(), s.ID, func(u *session.Session) error {
 		u.Metadata["transcript_path"] = path
 		return nil
 	}); err != nil {

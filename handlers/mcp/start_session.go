@@ -24,7 +24,7 @@ func startSessionTool() *toolDef {
 			"agent_runtime":       str("claude_code, codex or pi (default: the root's, else claude_code)."),
 			"prompt":              str("The first prompt; omitted, the session is cloned but not started.").maxLen(session.MaxPrompt),
 			"title":               str("A short title.").maxLen(session.MaxTitle),
-			"slug":                str("A unique slug ([a-z0-9-]+)."),
+			"slug":                str("A unique slug ([a-z0-9-]+, not only digits: a number names a session by its id)."),
 			"goal":                str("The definition of done: a goal id from get_configs, or free text."),
 			"execution_provider":  str("Where it runs.").enum(session.LocalFilesystem),
 			"mcp_servers":         strList("MCP servers (omitted: the root's defaults; []: none)."),

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -11,10 +12,10 @@ import (
 )
 
 // startedID is the ID line of a start_session result.
-func startedID(t *testing.T, text string) string {
+func startedID(t *testing.T, text string) int64 {
 	t.Helper()
-	id := between(text, "- **ID:** ", "\n")
-	if id == "" {
+	id, err := strconv.ParseInt(between(text, "- **ID:** ", "\n"), 10, 64)
+	if err != nil {
 		t.Fatalf("no ID in:\n%s", text)
 	}
 	return id

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strconv"
 )
 
 var wakeEvents = []string{"session_needs_input", "session_failed", "session_archived"}
@@ -33,7 +32,7 @@ func runWakeOnState(ctx context.Context, c *call) (string, error) {
 		return "", err
 	}
 	watchedID, _ := c.args.integer("watched_session_id")
-	watched, err := c.session(ctx, strconv.FormatInt(watchedID, 10))
+	watched, err := c.sessionByID(ctx, watchedID)
 	if err != nil {
 		return "", err
 	}

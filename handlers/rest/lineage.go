@@ -54,8 +54,12 @@ func renderHierarchy(h *lineage.Hierarchy) hierarchyJSON {
 // removeUncleLink is DELETE /sessions/:id/uncle_links/:uncle_id: 204, 404 naming what is
 // missing (with the direction hint), or 422.
 func (h *Handler) removeUncleLink(c *gin.Context) error {
-	_, err := h.ops.RemoveUncle(c.Request.Context(), orchestrator.RemoveUncleParams{
-		Junior: c.Param("id"), Uncle: c.Param("uncle_id"), Acting: c.Query("acting_session_id"),
+	junior, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	_, err = h.ops.RemoveUncle(c.Request.Context(), orchestrator.RemoveUncleParams{
+		Junior: junior, Uncle: c.Param("uncle_id"), Acting: c.Query("acting_session_id"),
 		Surface: "REST", Source: "api_v1:sessions.uncle_links.destroy",
 	})
 	if err != nil {

@@ -60,7 +60,11 @@ func (h *Handler) followUp(c *gin.Context) error {
 		return err
 	}
 	p.ForceImmediate = force != nil && *force
-	out, err := h.ops.FollowUp(c.Request.Context(), c.Param("id"), p)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	out, err := h.ops.FollowUp(c.Request.Context(), sessionID, p)
 	if err != nil {
 		return err
 	}
@@ -80,7 +84,11 @@ func (h *Handler) followUp(c *gin.Context) error {
 func (h *Handler) listMessages(c *gin.Context) error {
 	page, _ := strconv.Atoi(c.Query("page"))
 	perPage, _ := strconv.Atoi(c.Query("per_page"))
-	list, p, err := h.ops.ListMessages(c.Request.Context(), c.Param("id"),
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	list, p, err := h.ops.ListMessages(c.Request.Context(), sessionID,
 		orchestrator.MessageListParams{Status: c.Query("status"), Page: page, PerPage: perPage})
 	if err != nil {
 		return err
@@ -100,7 +108,11 @@ func (h *Handler) showMessage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.ops.GetMessage(c.Request.Context(), c.Param("id"), id)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	m, err := h.ops.GetMessage(c.Request.Context(), sessionID, id)
 	if err != nil {
 		return err
 	}
@@ -118,7 +130,11 @@ func (h *Handler) createMessage(c *gin.Context) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	m, err := h.ops.CreateMessage(c.Request.Context(), c.Param("id"), p)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	m, err := h.ops.CreateMessage(c.Request.Context(), sessionID, p)
 	if err != nil {
 		return err
 	}
@@ -135,7 +151,11 @@ func (h *Handler) updateMessage(c *gin.Context) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	m, err := h.ops.UpdateMessage(c.Request.Context(), c.Param("id"), id, p)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	m, err := h.ops.UpdateMessage(c.Request.Context(), sessionID, id, p)
 	if err != nil {
 		return err
 	}
@@ -148,7 +168,11 @@ func (h *Handler) deleteMessage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.ops.DeleteMessage(c.Request.Context(), c.Param("id"), id); err != nil {
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.ops.DeleteMessage(c.Request.Context(), sessionID, id); err != nil {
 		return err
 	}
 	c.Status(http.StatusNoContent)
@@ -164,7 +188,11 @@ func (h *Handler) reorderMessage(c *gin.Context) error {
 	if position == nil {
 		return &requestError{http.StatusUnprocessableEntity, "Invalid position", []string{"position must be an integer of 1 or greater"}}
 	}
-	m, err := h.ops.ReorderMessage(c.Request.Context(), c.Param("id"), id, *position)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	m, err := h.ops.ReorderMessage(c.Request.Context(), sessionID, id, *position)
 	if err != nil {
 		return err
 	}
@@ -177,7 +205,11 @@ func (h *Handler) interruptMessage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := h.ops.Interrupt(c.Request.Context(), c.Param("id"), id, b.rawText("acting_session_id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Interrupt(c.Request.Context(), sessionID, id, b.rawText("acting_session_id"))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
 
@@ -188,3 +190,9 @@ func (b *body) err() error {
 
 // queryBool reads a boolean query parameter ("true" or "1"); anything else is false.
 func queryBool(v string) bool { return v == "true" || v == "1" }
+
+// sessionID resolves the route's :id (an id, or a slug) to the session's id: the one place a
+// REST request names a session by key.
+func (h *Handler) sessionID(c *gin.Context) (int64, error) {
+	return h.ops.Resolve(c.Request.Context(), c.Param("id"))
+}

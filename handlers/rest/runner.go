@@ -15,18 +15,30 @@ const transcriptWriteTimeout = 10 * time.Minute
 // The runner-bound session actions: restart, pause, sleep, fork, refresh and the transcript.
 
 func (h *Handler) restartSession(c *gin.Context) error {
-	s, err := h.ops.Restart(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Restart(c.Request.Context(), sessionID)
 	return answer(c, s, err, "Session restarted")
 }
 
 // pauseSession halts a running turn (paused_by=user); the runner terminates its process.
 func (h *Handler) pauseSession(c *gin.Context) error {
-	s, err := h.ops.Pause(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Pause(c.Request.Context(), sessionID)
 	return answer(c, s, err, "")
 }
 
 func (h *Handler) sleepSession(c *gin.Context) error {
-	s, err := h.ops.Sleep(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Sleep(c.Request.Context(), sessionID)
 	return answer(c, s, err, "")
 }
 
@@ -57,7 +69,11 @@ func (h *Handler) forkSession(c *gin.Context) error {
 		i := int(*index)
 		at = &i
 	}
-	fork, err := h.ops.Fork(c.Request.Context(), c.Param("id"), at)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	fork, err := h.ops.Fork(c.Request.Context(), sessionID, at)
 	if err != nil {
 		return err
 	}
@@ -66,7 +82,11 @@ func (h *Handler) forkSession(c *gin.Context) error {
 }
 
 func (h *Handler) refreshSession(c *gin.Context) error {
-	s, message, err := h.ops.Refresh(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, message, err := h.ops.Refresh(c.Request.Context(), sessionID)
 	if err != nil {
 		return err
 	}
@@ -79,7 +99,11 @@ func (h *Handler) showTranscript(c *gin.Context) error {
 	// A long transcript to a slow reader outlasts the server's write timeout; this route alone
 	// gets longer.
 	_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Now().Add(transcriptWriteTimeout))
-	text, err := h.ops.RenderTranscript(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	text, err := h.ops.RenderTranscript(c.Request.Context(), sessionID)
 	if err != nil {
 		return err
 	}

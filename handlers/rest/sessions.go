@@ -70,7 +70,11 @@ func (h *Handler) createSession(c *gin.Context) error {
 }
 
 func (h *Handler) showSession(c *gin.Context) error {
-	rec, err := h.ops.Provenance(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	rec, err := h.ops.Provenance(c.Request.Context(), sessionID)
 	if err != nil {
 		return err
 	}
@@ -96,7 +100,11 @@ func (h *Handler) updateSession(c *gin.Context) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	s, err := h.ops.Update(c.Request.Context(), c.Param("id"), p)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Update(c.Request.Context(), sessionID, p)
 	if err != nil {
 		return err
 	}
@@ -105,7 +113,11 @@ func (h *Handler) updateSession(c *gin.Context) error {
 }
 
 func (h *Handler) deleteSession(c *gin.Context) error {
-	if err := h.ops.Delete(c.Request.Context(), c.Param("id")); err != nil {
+	id, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.ops.Delete(c.Request.Context(), id); err != nil {
 		return err
 	}
 	c.Status(http.StatusNoContent)
@@ -121,7 +133,11 @@ func (h *Handler) archiveSession(c *gin.Context) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	s, err := h.ops.Archive(c.Request.Context(), c.Param("id"), orchestrator.ArchiveParams{
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Archive(c.Request.Context(), sessionID, orchestrator.ArchiveParams{
 		Force: force != nil && *force, Actor: "the REST API",
 	})
 	if err != nil {
@@ -132,7 +148,11 @@ func (h *Handler) archiveSession(c *gin.Context) error {
 }
 
 func (h *Handler) unarchiveSession(c *gin.Context) error {
-	s, err := h.ops.Unarchive(c.Request.Context(), c.Param("id"))
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.Unarchive(c.Request.Context(), sessionID)
 	if err != nil {
 		return err
 	}
@@ -153,7 +173,11 @@ func (h *Handler) updateNotes(c *gin.Context) error {
 	if notes == nil {
 		return &requestError{http.StatusUnprocessableEntity, "Unprocessable Entity", []string{"session_notes is required (\"\" clears the notes)"}}
 	}
-	s, err := h.ops.UpdateNotes(c.Request.Context(), c.Param("id"), *notes)
+	sessionID, err := h.sessionID(c)
+	if err != nil {
+		return err
+	}
+	s, err := h.ops.UpdateNotes(c.Request.Context(), sessionID, *notes)
 	if err != nil {
 		return err
 	}

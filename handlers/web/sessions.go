@@ -100,10 +100,14 @@ func (h *Handler) quickPrompt(c *gin.Context) {
 // followUp is the follow-up capture boundary (web_ui.follow_up / web_ui.follow_up_queued).
 // It reads one field, prompt: an acting_session_id posted alongside is never looked at.
 func (h *Handler) followUp(c *gin.Context) {
-	key := c.Param("id")
-	res, err := h.ops.WebFollowUp(c.Request.Context(), key, c.PostForm("prompt"))
+	id, back, err := h.sessionID(c)
 	if err != nil {
-		h.refuse(c, err, "/sessions/"+url.PathEscape(key))
+		h.refuse(c, err, back)
+		return
+	}
+	res, err := h.ops.WebFollowUp(c.Request.Context(), id, c.PostForm("prompt"))
+	if err != nil {
+		h.refuse(c, err, back)
 		return
 	}
 	notice := "sent"
@@ -115,13 +119,25 @@ func (h *Handler) followUp(c *gin.Context) {
 
 // enqueue is the enqueued-message capture boundary (web_ui.enqueued_message).
 func (h *Handler) enqueue(c *gin.Context) {
-	key := c.Param("id")
-	m, err := h.ops.WebEnqueue(c.Request.Context(), key, c.PostForm("content"))
+	id, back, err := h.sessionID(c)
 	if err != nil {
-		h.refuse(c, err, "/sessions/"+url.PathEscape(key))
+		h.refuse(c, err, back)
+		return
+	}
+	m, err := h.ops.WebEnqueue(c.Request.Context(), id, c.PostForm("content"))
+	if err != nil {
+		h.refuse(c, err, back)
 		return
 	}
 	h.redirectToSession(c, m.SessionID, "enqueued")
+}
+
+// sessionID resolves the route's :id (an id, or a slug) to the session's id, with the page a
+// refusal links back to.
+func (h *Handler) sessionID(c *gin.Context) (id int64, back string, err error) {
+	key := c.Param("id")
+	id, err = h.ops.Resolve(c.Request.Context(), key)
+	return id, "/sessions/" + url.PathEscape(key), err
 }
 
 func (h *Handler) redirectToSession(c *gin.Context, id int64, notice string) {
@@ -165,7 +181,12 @@ type sessionPage struct {
 // showSession renders the detail page from the same record every other surface renders
 // (orchestrator.Provenance), so the page, the prompt and MCP agree on counts and origins.
 func (h *Handler) showSession(c *gin.Context) {
-	rec, err := h.ops.Provenance(c.Request.Context(), c.Param("id"))
+	id, _, err := h.sessionID(c)
+	if err != nil {
+		h.refuse(c, err, "/sessions")
+		return
+	}
+	rec, err := h.ops.Provenance(c.Request.Context(), id)
 	if err != nil {
 		h.refuse(c, err, "/sessions")
 		return

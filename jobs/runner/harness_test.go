@@ -312,7 +312,7 @@ func (e *env) do(t *testing.T, method, path string, body any) (int, map[string]a
 
 func (e *env) get(t *testing.T, id int64) *session.Session {
 	t.Helper()
-	s, err := e.ops.Get(context.Background(), strconv.FormatInt(id, 10))
+	s, err := e.ops.Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

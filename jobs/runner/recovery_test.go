@@ -120,7 +120,7 @@ func TestRecoveryDeliversATurnTheAgentNeverReceived(t *testing.T) {
 	}
 
 	// Parked again with the budget spent: abandoned, left for a human.
-	_, err := e.store.UpdateSession(ctx, itoa(id), func(u *session.Session) error {
+	_, err := e.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.Metadata["paused_by"], u.Metadata["recovery_continue_attempts"] = orchestrator.PausedByRecovery, orchestrator.MaxRecoveryAttempts
 		return nil
 	})

@@ -153,7 +153,7 @@ func TestFollowUpQueuedDuringARunIsDeliveredAtTheTurnEnd(t *testing.T) {
 	if !strings.HasPrefix(second["prompt"].(string), "queued while running") || second["reason"] != "queued_message" || second["resume"] != true {
 		t.Fatalf("the queued message is the next turn: %v", second)
 	}
-	if n, _ := e.store.CountPendingMessages(context.Background(), itoa(id)); n != 0 {
+	if n, _ := e.store.CountPendingMessages(context.Background(), id); n != 0 {
 		t.Fatalf("%d messages still pending", n)
 	}
 }

@@ -162,13 +162,13 @@ func TestAStoredTranscriptPathIsNeverFollowed(t *testing.T) {
 	if err := os.WriteFile(elsewhere, []byte(planted), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.UpdateSession(context.Background(), itoa(id), func(u *session.Session) error {
+	if _, err := e.store.UpdateSession(context.Background(), id, func(u *session.Session) error {
 		u.Metadata[orchestrator.MetaTranscriptPath] = elsewhere
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	text, err := e.ops.RenderTranscript(context.Background(), itoa(id))
+	text, err := e.ops.RenderTranscript(context.Background(), id)
 	if err != nil || strings.Contains(text, "PLANTED") || !strings.Contains(text, "the real turn") {
 		t.Fatalf("the transcript is read from its derived path: %v\n%s", err, text)
 	}
@@ -210,7 +210,7 @@ func TestAHugeOutputLineIsCutAndTheTurnCompletes(t *testing.T) {
 	if cut == nil || cut["reason"] != transcript.CutLongLine || cut["bytes"].(float64) < size || !strings.HasPrefix(cut["head"].(string), `{"type":"assistant"`) {
 		t.Fatalf("the transcript says the line was cut: %v", cut)
 	}
-	text, err := e.ops.RenderTranscript(context.Background(), itoa(id))
+	text, err := e.ops.RenderTranscript(context.Background(), id)
 	if err != nil || !strings.Contains(text, "was cut") {
 		t.Fatalf("the rendering says so too: %v\n%.2000s", err, text)
 	}
@@ -283,7 +283,7 @@ func TestALongTranscriptIsReadInABoundedWindow(t *testing.T) {
 		}
 	}
 	f.Close()
-	raw, err := e.ops.Transcript(context.Background(), itoa(id))
+	raw, err := e.ops.Transcript(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestALongTranscriptIsReadInABoundedWindow(t *testing.T) {
 	if !strings.Contains(first, `"type":"zimmer_cut"`) || !strings.Contains(first, `"reason":"before_window"`) {
 		t.Fatalf("the read says what it left out first: %.300s", first)
 	}
-	text, err := e.ops.RenderTranscript(context.Background(), itoa(id))
+	text, err := e.ops.RenderTranscript(context.Background(), id)
 	if err != nil || !strings.Contains(text, "earlier bytes of this transcript are not shown") || strings.Contains(text, "the first turn") {
 		t.Fatalf("the rendering shows the recent end and says so: %v %.300s", err, text)
 	}

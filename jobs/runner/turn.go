@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
 	"strings"
 	"time"
 
@@ -171,7 +170,7 @@ func (t *turn) lost(ctx context.Context) string {
 }
 
 func (t *turn) lostOnce(ctx context.Context) string {
-	cur, err := t.r.ops.Get(ctx, strconv.FormatInt(t.sess.ID, 10))
+	cur, err := t.r.ops.Get(ctx, t.sess.ID)
 	switch {
 	case errors.Is(err, orchestrator.ErrNotFound):
 		return "the session was deleted"
