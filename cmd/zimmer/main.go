@@ -107,7 +107,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	if !cfg.WebEnabled() {
 		log.Warn("web UI off: set ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD to serve it")
 	}
-	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", cfg.Neo4jURI, "redis", cfg.RedisURL)
+	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", config.RedactURL(cfg.Neo4jURI),
+		"redis", config.RedactURL(cfg.RedisURL))
 	return listen(ctx, cfg, log, &http.Server{Addr: cfg.HTTPAddr, Handler: engine, ReadHeaderTimeout: 10 * time.Second})
 }
 

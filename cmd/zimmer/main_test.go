@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 )
 
 func TestRunRefusesWhatItCannotStart(t *testing.T) {
@@ -37,7 +38,8 @@ func TestHelpPrintsUsage(t *testing.T) {
 }
 
 func TestMigrateAppliesTheSchemaToARealNeo4j(t *testing.T) {
-	env := map[string]string{"NEO4J_URI": testNeo4jURI()}
+	o := graphtest.Neo4jOptions()
+	env := map[string]string{"NEO4J_URI": o.URI, "NEO4J_USER": o.User, "NEO4J_PASSWORD": o.Password}
 	var out bytes.Buffer
 	if err := run(context.Background(), "migrate", func(k string) string { return env[k] }, &out); err != nil {
 		t.Fatalf("migrate: %v", err)
@@ -45,11 +47,4 @@ func TestMigrateAppliesTheSchemaToARealNeo4j(t *testing.T) {
 	if !strings.Contains(out.String(), "schema applied") {
 		t.Fatalf("migrate logs what it did: %q", out.String())
 	}
-}
-
-func testNeo4jURI() string {
-	if v := os.Getenv("ZIMMER_TEST_NEO4J_URI"); v != "" {
-		return v
-	}
-	return "bolt://127.0.0.1:17687"
 }
