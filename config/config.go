@@ -175,7 +175,7 @@ func (c Config) validate(requireKeys bool) error {
 func checkURL(bad func(string, ...any), name, raw string, schemes ...string) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		bad("%s=%q is not a URL with a host", name, raw)
+		bad("%s=%q is not a URL with a host", name, RedactURL(raw))
 		return
 	}
 	for _, s := range schemes {
@@ -183,5 +183,23 @@ func checkURL(bad func(string, ...any), name, raw string, schemes ...string) {
 			return
 		}
 	}
-	bad("%s=%q must use one of the schemes %s", name, raw, strings.Join(schemes, ", "))
+	bad("%s=%q must use one of the schemes %s", name, RedactURL(raw), strings.Join(schemes, ", "))
+}
+
+// RedactURL is raw with the password of its user info masked, for logs and error messages (a
+// REDIS_URL carries the Redis password). A string that does not parse as a URL loses everything
+// before its last "@" instead, so even a malformed URL never shows its password.
+func RedactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	at := strings.LastIndex(raw, "@")
+	if at < 0 {
+		return raw
+	}
+	scheme, _, ok := strings.Cut(raw[:at], "://")
+	if !ok || strings.Contains(scheme, "/") {
+		return "xxxxx" + raw[at:]
+	}
+	return scheme + "://xxxxx" + raw[at:]
 }

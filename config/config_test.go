@@ -82,3 +82,39 @@ func TestWebUIAndSlackAreOffUntilConfigured(t *testing.T) {
 		t.Fatalf("web credentials are verbatim, the signing secret trimmed: %+v", on)
 	}
 }
+
+func TestConfigErrorsNeverEchoAPassword(t *testing.T) {
+	const secret = "s3cret-pw"
+	for _, tc := range []struct{ name, variable, value string }{
+		{"Redis URL without a host", "REDIS_URL", "redis://:" + secret + "@"},
+		{"Redis URL that does not parse", "REDIS_URL", "redis://:" + secret + "@ho st:6379/0"},
+		{"Redis URL without a scheme", "REDIS_URL", ":" + secret + "@127.0.0.1:6379/0"},
+		{"Redis URL with a wrong scheme", "REDIS_URL", "http://:" + secret + "@127.0.0.1:6379/0"},
+		{"Neo4j URI with credentials and a wrong scheme", "NEO4J_URI", "http://neo4j:" + secret + "@127.0.0.1:7474"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(envOf(map[string]string{tc.variable: tc.value}), false)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.variable) {
+				t.Fatalf("want an ErrInvalid naming %s, got %v", tc.variable, err)
+			}
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("the error echoes the password: %v", err)
+			}
+		})
+	}
+}
+
+func TestRedactURLMasksOnlyThePassword(t *testing.T) {
+	for in, want := range map[string]string{
+		"redis://:pw@127.0.0.1:6379/0":     "redis://:xxxxx@127.0.0.1:6379/0",
+		"bolt://neo4j:pw@neo4j:7687":       "bolt://neo4j:xxxxx@neo4j:7687",
+		"redis://127.0.0.1:6379/0":         "redis://127.0.0.1:6379/0",
+		"redis://:p@w@ho st:6379":          "redis://xxxxx@ho st:6379",
+		":pw@127.0.0.1:6379":               "xxxxx@127.0.0.1:6379",
+		"not a url at all, with no secret": "not a url at all, with no secret",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

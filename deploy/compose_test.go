@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -104,6 +105,7 @@ func TestComposeSetsRequiredVariables(t *testing.T) {
 	for _, tc := range []struct{ service, name string }{
 		{"zimmer", "API_KEYS"},
 		{"zimmer", "NEO4J_URI"},
+		{"worker", "API_KEYS"},
 		{"zimmer", "REDIS_URL"},
 		{"zimmer", "ZIMMER_HTTP_ADDR"},
 		{"worker", "NEO4J_URI"},
@@ -118,10 +120,69 @@ func TestComposeSetsRequiredVariables(t *testing.T) {
 	}
 }
 
-func TestComposeRefusesToStartWithoutAPIKeys(t *testing.T) {
-	v := loadCompose(t).service(t, "zimmer").Environment["API_KEYS"]
-	if !strings.HasPrefix(v, "${API_KEYS:?") {
-		t.Errorf("zimmer API_KEYS=%q: want ${API_KEYS:?message} so compose fails clearly when it is unset", v)
+// serve checks API_KEYS on every request and the worker injects the first key into the agents'
+// MCP entries (runner.Options.APIKey): without it their calls back to Zimmer are refused.
+func TestComposeGivesServeAndWorkerTheAPIKeys(t *testing.T) {
+	c := loadCompose(t)
+	for _, p := range zimmerProcesses {
+		v := c.service(t, p.service).Environment["API_KEYS"]
+		if !strings.HasPrefix(v, "${API_KEYS:?") {
+			t.Errorf("%s API_KEYS=%q: want ${API_KEYS:?message} so compose fails clearly when it is unset", p.service, v)
+		}
+	}
+}
+
+func TestComposeStoresRequireTheirPasswords(t *testing.T) {
+	c := loadCompose(t)
+	if v := c.service(t, "neo4j").Environment["NEO4J_AUTH"]; !strings.HasPrefix(v, "neo4j/${NEO4J_PASSWORD:?") {
+		t.Errorf("neo4j NEO4J_AUTH=%q: want neo4j/${NEO4J_PASSWORD:?message}: auth on, password from the environment", v)
+	}
+	redis := c.service(t, "redis")
+	i := slices.Index(redis.Command, "--requirepass")
+	if i < 0 || i+1 >= len(redis.Command) || !strings.HasPrefix(redis.Command[i+1], "${REDIS_PASSWORD:?") {
+		t.Errorf("redis command %q: want --requirepass ${REDIS_PASSWORD:?message}", redis.Command)
+	}
+	if v := redis.Environment["REDISCLI_AUTH"]; !strings.HasPrefix(v, "${REDIS_PASSWORD:?") {
+		t.Errorf("redis REDISCLI_AUTH=%q: the healthcheck's redis-cli needs ${REDIS_PASSWORD:?message}", v)
+	}
+	for _, p := range zimmerProcesses {
+		env := c.service(t, p.service).Environment
+		if env["NEO4J_USER"] != "neo4j" || !strings.HasPrefix(env["NEO4J_PASSWORD"], "${NEO4J_PASSWORD:?") {
+			t.Errorf("%s: NEO4J_USER=%q NEO4J_PASSWORD=%q: want neo4j and ${NEO4J_PASSWORD:?message}", p.service, env["NEO4J_USER"], env["NEO4J_PASSWORD"])
+		}
+		if !strings.HasPrefix(env["REDIS_URL"], "redis://:${REDIS_PASSWORD:?") {
+			t.Errorf("%s: REDIS_URL=%q does not carry ${REDIS_PASSWORD:?message}", p.service, env["REDIS_URL"])
+		}
+	}
+}
+
+var secretNameRE = regexp.MustCompile(`PASSWORD|SECRET|KEY|TOKEN|AUTH`)
+
+// No secret has a default in the committed file: a deployment that forgets one must fail to
+// start, not run with a value everyone can read here. An empty default (a feature left off) is fine.
+func TestComposeCommitsNoDefaultSecret(t *testing.T) {
+	for _, m := range interpolationRE.FindAllStringSubmatch(string(readFile(t, composeFile)), -1) {
+		if secretNameRE.MatchString(m[1]) && strings.TrimPrefix(m[2], ":") == "-" && m[3] != "" {
+			t.Errorf("%s gives %s the default %q: use ${%s:?message}", composeFile, m[1], m[3], m[1])
+		}
+	}
+	for name, s := range loadCompose(t).Services {
+		for k, v := range s.Environment {
+			if secretNameRE.MatchString(k) && !strings.Contains(v, "${") {
+				t.Errorf("service %s sets %s to a literal %q: take it from the environment", name, k, v)
+			}
+		}
+	}
+}
+
+// A published port listens on the host's loopback unless the deployment says otherwise.
+func TestComposePublishesPortsOnLoopbackByDefault(t *testing.T) {
+	for name, s := range loadCompose(t).Services {
+		for _, p := range s.Ports {
+			if p.HostIP != "127.0.0.1" {
+				t.Errorf("service %s publishes %q on %q: bind it to ${ZIMMER_PUBLISH_ADDR:-127.0.0.1}", name, p.Raw, cmp.Or(p.HostIP, "every interface"))
+			}
+		}
 	}
 }
 
@@ -505,20 +566,27 @@ func (d *dependsOn) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// portMapping is one entry of a service's ports, reduced to the container side.
-type portMapping struct{ Container string }
+// portMapping is one entry of a service's ports: the container port and, as compose resolves it
+// with nothing set, the host address it is published on ("" is every interface).
+type portMapping struct{ Raw, HostIP, Container string }
 
 func (p *portMapping) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode { // [[ip:]host:]container[/proto]
-		spec, _, _ := strings.Cut(n.Value, "/")
-		p.Container = spec[strings.LastIndex(spec, ":")+1:]
+		p.Raw = n.Value
+		spec, _, _ := strings.Cut(resolve(n.Value), "/")
+		parts := strings.Split(spec, ":")
+		p.Container = parts[len(parts)-1]
+		if len(parts) == 3 {
+			p.HostIP = parts[0]
+		}
 		return nil
 	}
 	var long struct {
 		Target string `yaml:"target"`
+		HostIP string `yaml:"host_ip"`
 	}
 	err := n.Decode(&long)
-	p.Container = long.Target
+	p.Raw, p.Container, p.HostIP = fmt.Sprint(long), long.Target, resolve(long.HostIP)
 	return err
 }
 
@@ -580,14 +648,24 @@ func listenAddr(t *testing.T, c compose, svc, addrVar string) (host, port string
 	return host, port
 }
 
-var interpolationRE = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*:?-(.*)\}$`)
+var interpolationRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}`)
 
-// resolve replaces a compose ${NAME:-default} value by its default.
+// requiredValue stands for a variable compose requires (${NAME:?message}): any value will do.
+const requiredValue = "required-value"
+
+// resolve interpolates a compose value as compose would with nothing set: ${NAME:-default} is
+// the default and ${NAME:?message}, which would refuse to start, is requiredValue.
 func resolve(v string) string {
-	if m := interpolationRE.FindStringSubmatch(v); m != nil {
-		return m[1]
-	}
-	return v
+	return interpolationRE.ReplaceAllStringFunc(v, func(ref string) string {
+		m := interpolationRE.FindStringSubmatch(ref)
+		switch strings.TrimPrefix(m[2], ":") {
+		case "-":
+			return m[3]
+		case "?":
+			return requiredValue
+		}
+		return ""
+	})
 }
 
 // ---- Prometheus and Grafana -------------------------------------------------------------------

@@ -13,12 +13,18 @@ for arg in "$@"; do
   case "$arg" in -sessions=*|--sessions=*) sessions="${arg#*=}" ;; esac
 done
 BENCH_DIR="${ZIMMER_BENCH_DIR:-$ROOT/.zimmer/bench-$sessions}"
+mkdir -p -m 700 "$BENCH_DIR"
+# The bench stores run with auth on too; their passwords are generated once into bench.env.
+ensure_secrets "$BENCH_DIR/bench.env" BENCH_NEO4J_PASSWORD BENCH_REDIS_PASSWORD
+load_env "$BENCH_DIR/bench.env"
 port="${ZIMMER_BENCH_NEO4J_PORT:-37687}"
 export NEO4J_HOME_DIR="$BENCH_DIR/neo4j" NEO4J_BOLT_PORT="$port"
 export NEO4J_HEAP="${NEO4J_HEAP:-2g}" NEO4J_PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-1024}"
+export NEO4J_PASSWORD="$BENCH_NEO4J_PASSWORD" REDIS_PASSWORD="$BENCH_REDIS_PASSWORD"
 "$DEVTOOLS/neo4j.sh" start
 redis_port="${ZIMMER_BENCH_REDIS_PORT:-36379}"
 REDIS_DIR="$BENCH_DIR/redis" REDIS_PORT="$redis_port" "$DEVTOOLS/redis.sh" start
 trap '"$DEVTOOLS/neo4j.sh" stop >/dev/null; REDIS_DIR="$BENCH_DIR/redis" REDIS_PORT="$redis_port" "$DEVTOOLS/redis.sh" stop >/dev/null' EXIT
-export BENCH_NEO4J_URI="bolt://127.0.0.1:$port" BENCH_REDIS_URL="redis://127.0.0.1:$redis_port/0"
+export BENCH_NEO4J_URI="bolt://127.0.0.1:$port" BENCH_NEO4J_USER=neo4j
+export BENCH_REDIS_URL="redis://:$BENCH_REDIS_PASSWORD@127.0.0.1:$redis_port/0"
 go run ./cmd/zimmer-bench "$@"

@@ -5,12 +5,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 DATA="${ZIMMER_DATA_DIR:-$ROOT/.zimmer}"
 [[ -d "$DATA" ]] || { say "nothing to stop ($DATA does not exist)"; exit 0; }
 DATA="$(cd "$DATA" && pwd)"
-[[ -f "$DATA/dev.env" ]] && { set -a; source "$DATA/dev.env"; set +a; }
+dev_env "$DATA"
 stop_pid "zimmer worker" "$DATA/run/worker.pid"
 stop_pid "zimmer serve" "$DATA/run/serve.pid"
-NEO4J_URI="${NEO4J_URI:-bolt://127.0.0.1:7687}"
-REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
-port="${REDIS_URL##*:}"
+redis_target "$REDIS_URL"
 NEO4J_HOME_DIR="$DATA/neo4j" NEO4J_BOLT_PORT="${NEO4J_URI##*:}" "$DEVTOOLS/neo4j.sh" stop
-REDIS_DIR="$DATA/redis" REDIS_PORT="${port%%/*}" "$DEVTOOLS/redis.sh" stop
+REDIS_DIR="$DATA/redis" "$DEVTOOLS/redis.sh" stop
 say "everything stopped; data kept in $DATA"

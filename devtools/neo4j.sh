@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # devtools/neo4j.sh: build, start, stop and check a local Neo4j 5.26 Community
-# (embedded, Bolt only, no auth, no TLS) for dev and tests. No Docker needed:
+# (embedded, Bolt only, auth on, no TLS) for dev and tests. No Docker needed:
 # only Java 17+ and Maven.
 #
 #   devtools/neo4j.sh build           compile the launcher (cached, see below)
@@ -11,6 +11,8 @@
 #
 # Env (start/stop/status):
 #   NEO4J_HOME_DIR        required; data, logs/debug.log, neo4j.pid live here
+#   NEO4J_PASSWORD        required by start: the password of user neo4j, (re)set on every
+#                         start (the launcher reads it from its environment, never argv)
 #   NEO4J_BOLT_PORT       default 7687 (listens on 127.0.0.1 only)
 #   NEO4J_HEAP            -Xmx, default 2g
 #   NEO4J_HEAP_INITIAL    -Xms, default 512m (capped at NEO4J_HEAP)
@@ -115,7 +117,8 @@ cmd_build() {
 
 setup_env() {
   [[ -n "${NEO4J_HOME_DIR:-}" ]] || die "NEO4J_HOME_DIR is required (the Neo4j data dir, e.g. /tmp/zimmer-neo4j)"
-  mkdir -p "$NEO4J_HOME_DIR"
+  mkdir -p -m 700 "$NEO4J_HOME_DIR"
+  chmod 700 "$NEO4J_HOME_DIR"
   HOME_DIR="$(cd "$NEO4J_HOME_DIR" && pwd -P)"
   PORT="${NEO4J_BOLT_PORT:-7687}"
   [[ "$PORT" =~ ^[0-9]+$ ]] || die "NEO4J_BOLT_PORT must be a number, got '$PORT'"
@@ -253,10 +256,17 @@ wait_port_closed() {
 
 cmd_start() {
   setup_env
+  [[ -n "${NEO4J_PASSWORD:-}" ]] || die "NEO4J_PASSWORD is required: Neo4j runs with auth on (make up and make test generate one)"
   lock_home
   local pid t0
   t0=$(now_ms)
 
+  # A launcher from before auth was always on: restart it so the password applies.
+  if pid="$(running_pid)" && ! tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "-Dzimmer.neo4j.auth=on"; then
+    log "Neo4j (pid $pid) runs without auth; restarting it with auth on"
+    stop_pid "$pid" || true
+    rm -f "$PID_FILE"
+  fi
   if pid="$(running_pid)"; then
     local running_port
     running_port="$(pid_port "$pid")"
@@ -311,6 +321,7 @@ cmd_start() {
     --enable-native-access=ALL-UNNAMED
     "-Dzimmer.neo4j.home=$HOME_DIR"
     "-Dzimmer.neo4j.port=$PORT"
+    -Dzimmer.neo4j.auth=on
   )
   if [[ -n "${NEO4J_JAVA_OPTS:-}" ]]; then
     local -a extra
@@ -318,14 +329,14 @@ cmd_start() {
     jvm+=("${extra[@]}")
   fi
 
-  mkdir -p "$(dirname "$LOG_FILE")"
+  mkdir -p -m 700 "$(dirname "$LOG_FILE")"
   if [[ -s "$LOG_FILE" ]]; then mv -f "$LOG_FILE" "$LOG_FILE.1"; fi
-  : >"$LOG_FILE"
+  (umask 077; : >"$LOG_FILE")
 
   log "starting Neo4j $NEO4J_VERSION on bolt://127.0.0.1:$PORT (home $HOME_DIR, heap $HEAP_INITIAL..$HEAP, pagecache ${PAGECACHE_MB}MB, log $LOG_FILE)"
   # setsid: own session, so the caller's Ctrl-C / terminal hangup does not reach it;
   # nohup: SIGHUP ignored. Neither forks here, so $! is the JVM's pid.
-  NEO4J_HOME_DIR="$HOME_DIR" NEO4J_BOLT_PORT="$PORT" NEO4J_PAGECACHE_MB="$PAGECACHE_MB" \
+  NEO4J_HOME_DIR="$HOME_DIR" NEO4J_BOLT_PORT="$PORT" NEO4J_PAGECACHE_MB="$PAGECACHE_MB" NEO4J_PASSWORD="$NEO4J_PASSWORD" \
     nohup setsid "$JAVA" "${jvm[@]}" -cp "$BUILD_DIR/classes:$BUILD_DIR/lib/*" "$MAIN_CLASS" \
     >>"$LOG_FILE" 2>&1 </dev/null 8>&- 9>&- &
   pid=$!

@@ -8,7 +8,9 @@
 #   devtools/redis.sh restart
 #
 # Env:
-#   REDIS_DIR            required; data, redis.pid and redis.log live here
+#   REDIS_DIR            required; data, redis.pid, redis.log and redis.conf live here
+#   REDIS_PASSWORD       required: Redis runs with requirepass (written to redis.conf, mode
+#                        0600, never on a command line; redis-cli gets it via REDISCLI_AUTH)
 #   REDIS_PORT           default 6379 (listens on 127.0.0.1 only)
 #   REDIS_PERSIST        1 = appendonly yes (default: no persistence at all)
 #   REDIS_START_TIMEOUT  seconds, default 20
@@ -21,12 +23,15 @@ die() { err "$*"; exit 1; }
 
 setup_env() {
   [[ -n "${REDIS_DIR:-}" ]] || die "REDIS_DIR is required (the Redis data dir, e.g. /tmp/zimmer-redis)"
-  mkdir -p "$REDIS_DIR"
+  if [[ -n "${REDIS_PASSWORD:-}" ]]; then export REDISCLI_AUTH="$REDIS_PASSWORD"; fi
+  mkdir -p -m 700 "$REDIS_DIR"
+  chmod 700 "$REDIS_DIR"
   DIR="$(cd "$REDIS_DIR" && pwd -P)"
   PORT="${REDIS_PORT:-6379}"
   [[ "$PORT" =~ ^[0-9]+$ ]] || die "REDIS_PORT must be a number, got '$PORT'"
   PID_FILE="$DIR/redis.pid"
   LOG_FILE="$DIR/redis.log"
+  CONF_FILE="$DIR/redis.conf"
   START_TIMEOUT="${REDIS_START_TIMEOUT:-20}"
   STOP_TIMEOUT="${REDIS_STOP_TIMEOUT:-20}"
 }
@@ -95,7 +100,12 @@ running_pid() {
 }
 
 ping_ok() {
-  [[ "$(timeout 2 redis-cli -h 127.0.0.1 -p "$PORT" ping 2>/dev/null || true)" == "PONG" ]]
+  [[ "$(timeout 2 redis-cli --no-auth-warning -h 127.0.0.1 -p "$PORT" ping 2>/dev/null || true)" == "PONG" ]]
+}
+
+# open_without_password: the server answers PING with no password (started before auth was on).
+open_without_password() {
+  [[ "$(env -u REDISCLI_AUTH timeout 2 redis-cli -h 127.0.0.1 -p "$PORT" ping 2>/dev/null || true)" == "PONG" ]]
 }
 
 port_open() {
@@ -110,10 +120,18 @@ elapsed() {
 
 cmd_start() {
   setup_env
+  [[ -n "${REDIS_PASSWORD:-}" ]] || die "REDIS_PASSWORD is required: Redis runs with a password (make up and make test generate one)"
+  [[ "$REDIS_PASSWORD" =~ ^[A-Za-z0-9._~-]+$ ]] || die "REDIS_PASSWORD may hold only letters, digits and . _ ~ - (it goes into REDIS_URL unescaped)"
   ensure_installed
   local pid t0
   t0=$(now_ms)
-  if pid="$(running_pid)" && ping_ok; then
+  if pid="$(running_pid)" && open_without_password; then
+    # -x: the password comes from stdin, so it never shows in the process list.
+    printf '%s' "$REDIS_PASSWORD" | timeout 5 redis-cli -h 127.0.0.1 -p "$PORT" -x config set requirepass >/dev/null
+    log "turned on the password of the running Redis (pid $pid)"
+  fi
+  if pid="$(running_pid)"; then
+    ping_ok || die "the Redis of $DIR (pid $pid) refuses REDIS_PASSWORD: it runs with another password; stop it first"
     log "already running (pid $pid, 127.0.0.1:$PORT, dir $DIR)"
     return 0
   fi
@@ -124,7 +142,8 @@ cmd_start() {
 
   local appendonly=no
   if [[ "${REDIS_PERSIST:-0}" == "1" ]]; then appendonly=yes; fi
-  redis-server \
+  (umask 077; printf 'requirepass "%s"\n' "$REDIS_PASSWORD" >"$CONF_FILE")
+  (umask 077; redis-server "$CONF_FILE" \
     --port "$PORT" \
     --bind 127.0.0.1 \
     --daemonize yes \
@@ -133,7 +152,7 @@ cmd_start() {
     --logfile "$LOG_FILE" \
     --save "" \
     --appendonly "$appendonly" \
-    </dev/null >/dev/null 2>&1 || {
+    </dev/null >/dev/null 2>&1) || {
       tail -n 20 "$LOG_FILE" >&2 2>/dev/null || true
       die "redis-server failed to start (log: $LOG_FILE)"
     }
@@ -160,7 +179,7 @@ cmd_stop() {
     return 0
   fi
   if command -v redis-cli >/dev/null 2>&1; then
-    timeout 5 redis-cli -h 127.0.0.1 -p "$PORT" shutdown nosave >/dev/null 2>&1 || true
+    timeout 5 redis-cli --no-auth-warning -h 127.0.0.1 -p "$PORT" shutdown nosave >/dev/null 2>&1 || true
   fi
   local deadline=$(( $(date +%s) + STOP_TIMEOUT )) _
   # Give SHUTDOWN a moment, then fall back to SIGTERM (also a clean shutdown).

@@ -3,6 +3,9 @@
 # the dev ones) unless they already run, install Debian's chromium for the browser tests when it
 # is missing, check formatting, vet and staticcheck, then run every test. Services this script
 # started are stopped at the end unless ZIMMER_KEEP_TEST_SERVICES=1.
+# Like `make up`, the test stores run with auth on: their passwords are generated on first start
+# into $TEST_DIR/test.env (0600), which also lists every ZIMMER_TEST_* variable the tests read;
+# `set -a; . .zimmer/test/test.env; set +a` before running `go test` on a package by hand.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_go
@@ -10,10 +13,18 @@ cd "$ROOT"
 
 TEST_DIR="${ZIMMER_TEST_DIR:-$ROOT/.zimmer/test}"
 mkdir -p "$TEST_DIR"
+chmod 700 "$TEST_DIR"
+[[ -n ${ZIMMER_TEST_DIR:-} ]] || chmod 700 "$ROOT/.zimmer"
 NEO4J_PORT="${ZIMMER_TEST_NEO4J_PORT:-17687}"
 REDIS_PORT="${ZIMMER_TEST_REDIS_PORT:-16379}"
+TEST_ENV="$TEST_DIR/test.env"
+ensure_secrets "$TEST_ENV" ZIMMER_TEST_NEO4J_PASSWORD ZIMMER_TEST_REDIS_PASSWORD
+# Only the passwords come from the file: the ports and URLs below are this run's.
+ZIMMER_TEST_NEO4J_PASSWORD="$(sed -n 's/^ZIMMER_TEST_NEO4J_PASSWORD=//p' "$TEST_ENV")"
+ZIMMER_TEST_REDIS_PASSWORD="$(sed -n 's/^ZIMMER_TEST_REDIS_PASSWORD=//p' "$TEST_ENV")"
 export NEO4J_HOME_DIR="$TEST_DIR/neo4j" NEO4J_BOLT_PORT="$NEO4J_PORT" NEO4J_HEAP="${NEO4J_HEAP:-1g}" NEO4J_PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-512}"
-export REDIS_DIR="$TEST_DIR/redis"
+export NEO4J_PASSWORD="$ZIMMER_TEST_NEO4J_PASSWORD"
+export REDIS_DIR="$TEST_DIR/redis" REDIS_PASSWORD="$ZIMMER_TEST_REDIS_PASSWORD"
 started=()
 cleanup() {
   [[ "${ZIMMER_KEEP_TEST_SERVICES:-0}" == 1 ]] && return 0
@@ -21,13 +32,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" status >/dev/null 2>&1 || { REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" start; started+=(redis); }
-"$DEVTOOLS/neo4j.sh" status >/dev/null 2>&1 || { "$DEVTOOLS/neo4j.sh" start; started+=(neo4j); }
+# start is idempotent; it also turns auth on for services started by an older checkout.
+REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" status >/dev/null 2>&1 || started+=(redis)
+REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" start
+"$DEVTOOLS/neo4j.sh" status >/dev/null 2>&1 || started+=(neo4j)
+"$DEVTOOLS/neo4j.sh" start
 "$DEVTOOLS/chromium.sh"
 
-export ZIMMER_TEST_NEO4J_URI="bolt://127.0.0.1:$NEO4J_PORT"
-export ZIMMER_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
-export ZIMMER_TEST_REDIS_DIR="$REDIS_DIR" ZIMMER_TEST_REDIS_PORT="$REDIS_PORT"
+export ZIMMER_TEST_NEO4J_URI="bolt://127.0.0.1:$NEO4J_PORT" ZIMMER_TEST_NEO4J_USER=neo4j ZIMMER_TEST_NEO4J_PASSWORD
+export ZIMMER_TEST_REDIS_URL="redis://:$ZIMMER_TEST_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT"
+export ZIMMER_TEST_REDIS_DIR="$REDIS_DIR" ZIMMER_TEST_REDIS_PORT="$REDIS_PORT" ZIMMER_TEST_REDIS_PASSWORD
+test_env() {
+  local v
+  printf '# Written by make test: the test stores of this checkout (passwords generated once).\n'
+  for v in ZIMMER_TEST_NEO4J_URI ZIMMER_TEST_NEO4J_USER ZIMMER_TEST_NEO4J_PASSWORD ZIMMER_TEST_REDIS_URL \
+    ZIMMER_TEST_REDIS_PASSWORD ZIMMER_TEST_REDIS_DIR ZIMMER_TEST_REDIS_PORT; do
+    printf '%s=%s\n' "$v" "${!v}"
+  done
+}
+(umask 077; test_env >"$TEST_ENV.new")
+mv -f "$TEST_ENV.new" "$TEST_ENV"
 
 say "gofmt"
 unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.zimmer/*'))"
@@ -37,6 +61,6 @@ go vet ./...
 say "staticcheck"
 go tool staticcheck ./...
 say "zimmer migrate (once, before packages test in parallel)"
-NEO4J_URI="$ZIMMER_TEST_NEO4J_URI" go run ./cmd/zimmer migrate
+NEO4J_URI="$ZIMMER_TEST_NEO4J_URI" NEO4J_USER=neo4j go run ./cmd/zimmer migrate
 say "go test"
 go test -count=1 -timeout 15m "$@" ./...

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	neo4jconfig "github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 
+	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/queries"
 )
 
@@ -56,14 +58,15 @@ func Open(ctx context.Context, o Options, wait time.Duration) (*Store, error) {
 	if o.User != "" {
 		auth = neo4j.BasicAuth(o.User, o.Password, "")
 	}
-	driver, err := neo4j.NewDriverWithContext(o.URI, auth, func(c *config.Config) {
+	driver, err := neo4j.NewDriverWithContext(o.URI, auth, func(c *neo4jconfig.Config) {
 		c.MaxTransactionRetryTime = 15 * time.Second
 		c.MaxConnectionPoolSize = 100
 		c.ConnectionAcquisitionTimeout = 10 * time.Second
 		c.SocketConnectTimeout = 2 * time.Second
 	})
+	uri := config.RedactURL(o.URI)
 	if err != nil {
-		return nil, fmt.Errorf("neo4j driver for %s: %w", o.URI, err)
+		return nil, fmt.Errorf("neo4j driver for %s: %w", uri, err)
 	}
 	s := &Store{driver: driver, log: o.Logger, obs: o.Observer, now: o.Now}
 	if s.log == nil {
@@ -81,9 +84,15 @@ func Open(ctx context.Context, o Options, wait time.Duration) (*Store, error) {
 		if err == nil {
 			return s, nil
 		}
+		// Refused credentials do not get better by waiting, and every retry counts towards
+		// Neo4j locking the user out.
+		if ne := (*neo4j.Neo4jError)(nil); errors.As(err, &ne) && strings.HasPrefix(ne.Code, "Neo.ClientError.Security.") {
+			_ = driver.Close(context.Background())
+			return nil, fmt.Errorf("neo4j at %s refused the credentials (set NEO4J_USER and NEO4J_PASSWORD; `make up` keeps them in .zimmer/dev.env): %w", uri, err)
+		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			_ = driver.Close(context.Background())
-			return nil, fmt.Errorf("neo4j at %s did not answer within %s (start it with `make up`, or set NEO4J_URI): %w", o.URI, wait, err)
+			return nil, fmt.Errorf("neo4j at %s did not answer within %s (start it with `make up`, or set NEO4J_URI): %w", uri, wait, err)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/zimmerhq/zimmer/config"
 )
 
 // Queue enqueues and inspects tasks. It is safe for concurrent use.
@@ -24,11 +27,16 @@ var ErrDuplicate = errors.New("task already queued")
 func OpenQueue(url string) (*Queue, error) {
 	conn, err := asynq.ParseRedisURI(url)
 	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL %q: %w", url, err)
+		// A parse error quotes the whole URL, password included: keep only its reason.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("REDIS_URL %q: %w", config.RedactURL(url), err)
 	}
 	rc, ok := conn.MakeRedisClient().(redis.UniversalClient)
 	if !ok {
-		return nil, fmt.Errorf("REDIS_URL %q: unsupported connection kind", url)
+		return nil, fmt.Errorf("REDIS_URL %q: unsupported connection kind", config.RedactURL(url))
 	}
 	return &Queue{client: asynq.NewClient(conn), inspector: asynq.NewInspector(conn), redis: rc, conn: conn}, nil
 }

@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/queries"
 )
 
@@ -85,19 +85,16 @@ func TestEveryStatementHasAHeaderNamingItsParameters(t *testing.T) {
 // TestEveryStatementCompilesOnNeo4j EXPLAINs each statement on the real database, so a typo
 // or a reserved word fails here rather than in production.
 func TestEveryStatementCompilesOnNeo4j(t *testing.T) {
-	uri := os.Getenv("ZIMMER_TEST_NEO4J_URI")
-	if uri == "" {
-		uri = "bolt://127.0.0.1:17687"
-	}
+	o := graphtest.Neo4jOptions()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	driver, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer driver.Close(ctx)
 	if err := driver.VerifyConnectivity(ctx); err != nil {
-		t.Fatalf("test Neo4j at %s: %v (run the tests with `make test`, which starts it)", uri, err)
+		t.Fatalf("test Neo4j at %s: %v (run the tests with `make test`, which starts it)", o.URI, err)
 	}
 	files, _ := fs.Glob(queries.Files, "*.cypher")
 	for _, file := range files {

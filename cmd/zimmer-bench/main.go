@@ -43,7 +43,7 @@ func main() {
 	flag.IntVar(&o.mcpClients, "mcp-clients", 16, "concurrent clients in the MCP tools/list run")
 	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of the MCP tools/list run")
 	flag.IntVar(&o.runs, "runner-sessions", 100, "fake-agent sessions through one worker in the runner load check (0 skips it)")
-	flag.StringVar(&o.redis, "redis", envOr("BENCH_REDIS_URL", "redis://127.0.0.1:36379/0"), "the runner load check's Redis (emptied first)")
+	flag.StringVar(&o.redis, "redis", envOr("BENCH_REDIS_URL", "redis://127.0.0.1:36379/0"), "the runner load check's Redis, redis://:password@host:port/db (emptied first)")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "zimmer-bench:", err)
@@ -60,7 +60,8 @@ func envOr(k, d string) string {
 
 func run(ctx context.Context, o options, out io.Writer) error {
 	stats := &statementStats{d: map[string][]time.Duration{}}
-	store, err := graph.Open(ctx, graph.Options{URI: o.uri, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Observer: stats}, 60*time.Second)
+	// Credentials from the environment only, never flags (argv shows in the process list).
+	store, err := graph.Open(ctx, graph.Options{URI: o.uri, User: os.Getenv("BENCH_NEO4J_USER"), Password: os.Getenv("BENCH_NEO4J_PASSWORD"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Observer: stats}, 60*time.Second)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/jobs"
@@ -76,12 +77,13 @@ func runnerLoad(ctx context.Context, store *graph.Store, o options, out io.Write
 func benchQueue(ctx context.Context, url string) (*jobs.Queue, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
-		return nil, fmt.Errorf("redis %q: %w", url, err)
+		// err quotes the URL whole, password included.
+		return nil, fmt.Errorf("redis %q is not a redis://[:password@]host:port/db URL", config.RedactURL(url))
 	}
 	c := redis.NewClient(opt)
 	defer c.Close()
 	if err := c.FlushDB(ctx).Err(); err != nil {
-		return nil, fmt.Errorf("no Redis at %s: %w", url, err)
+		return nil, fmt.Errorf("no Redis at %s: %w", config.RedactURL(url), err)
 	}
 	return jobs.OpenQueue(url)
 }

@@ -107,7 +107,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	if !cfg.WebEnabled() {
 		log.Warn("web UI off: set ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD to serve it")
 	}
-	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", cfg.PublicURL, "neo4j", cfg.Neo4jURI, "redis", cfg.RedisURL)
+	log.Info("serving", "addr", cfg.HTTPAddr, "public_url", config.RedactURL(cfg.PublicURL), "neo4j", config.RedactURL(cfg.Neo4jURI),
+		"redis", config.RedactURL(cfg.RedisURL))
 	return listen(ctx, cfg, log, handlers.NewServer(cfg.HTTPAddr, engine))
 }
 
@@ -148,7 +149,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	srv := handlers.NewServer(cfg.WorkerAddr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- listen(ctx, cfg, log, srv) }()
-	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", cfg.PublicURL)
+	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", config.RedactURL(cfg.PublicURL))
 	return errors.Join(w.Run(ctx), <-errc)
 }
 

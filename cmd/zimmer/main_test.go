@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 )
 
 func TestRunRefusesWhatItCannotStart(t *testing.T) {
@@ -18,12 +22,16 @@ func TestRunRefusesWhatItCannotStart(t *testing.T) {
 		{"an unknown command", "launch", nil, `unknown command "launch"`},
 		{"serve without API keys", "serve", nil, "API_KEYS is empty"},
 		{"a malformed Neo4j URI", "migrate", map[string]string{"NEO4J_URI": "nope"}, "NEO4J_URI"},
+		{"a malformed Redis URL", "worker", map[string]string{"REDIS_URL": "redis://:hunter2-secret@"}, "REDIS_URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := run(context.Background(), tt.cmd, func(k string) string { return tt.env[k] }, &bytes.Buffer{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("want an error containing %q, got %v", tt.want, err)
+			}
+			if strings.Contains(err.Error(), "hunter2-secret") {
+				t.Fatalf("the error echoes a password: %v", err)
 			}
 		})
 	}
@@ -37,7 +45,8 @@ func TestHelpPrintsUsage(t *testing.T) {
 }
 
 func TestMigrateAppliesTheSchemaToARealNeo4j(t *testing.T) {
-	env := map[string]string{"NEO4J_URI": testNeo4jURI()}
+	o := graphtest.Neo4jOptions()
+	env := map[string]string{"NEO4J_URI": o.URI, "NEO4J_USER": o.User, "NEO4J_PASSWORD": o.Password}
 	var out bytes.Buffer
 	if err := run(context.Background(), "migrate", func(k string) string { return env[k] }, &out); err != nil {
 		t.Fatalf("migrate: %v", err)
@@ -47,9 +56,59 @@ func TestMigrateAppliesTheSchemaToARealNeo4j(t *testing.T) {
 	}
 }
 
-func testNeo4jURI() string {
-	if v := os.Getenv("ZIMMER_TEST_NEO4J_URI"); v != "" {
-		return v
+// lockedBuffer is the log of a process running in another goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestServeLogsItsStoresWithoutTheirPasswords(t *testing.T) {
+	o := graphtest.Neo4jOptions()
+	redisURL := graphtest.RedisURL(13)
+	u, err := url.Parse(redisURL)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return "bolt://127.0.0.1:17687"
+	redisPassword, _ := u.User.Password()
+	if redisPassword == "" || o.Password == "" {
+		t.Fatal("the test stores carry no passwords: run the tests with `make test` (or load .zimmer/test/test.env)")
+	}
+	env := map[string]string{"NEO4J_URI": o.URI, "NEO4J_USER": o.User, "NEO4J_PASSWORD": o.Password, "REDIS_URL": redisURL,
+		"API_KEYS": "serve-log-test-key-0123456789", "ZIMMER_HTTP_ADDR": "127.0.0.1:0", "ZIMMER_DATA_DIR": t.TempDir()}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, "serve", func(k string) string { return env[k] }, &log) }()
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(log.String(), "msg=serving") {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start: %s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	for name, secret := range map[string]string{"Redis password": redisPassword, "Neo4j password": o.Password, "API key": env["API_KEYS"]} {
+		if strings.Contains(log.String(), secret) {
+			t.Errorf("the log shows the %s:\n%s", name, log.String())
+		}
+	}
+	if !strings.Contains(log.String(), "redis://:xxxxx@") {
+		t.Errorf("the log names the Redis it uses, password masked:\n%s", log.String())
+	}
 }

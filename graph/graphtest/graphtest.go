@@ -26,11 +26,23 @@ var (
 // Neo4jURI is the test database's Bolt URI.
 func Neo4jURI() string { return env("ZIMMER_TEST_NEO4J_URI", "bolt://127.0.0.1:17687") }
 
-// RedisURL is the test Redis with a database number of the caller's own, so packages that run
-// in parallel never see each other's queues.
+// Neo4jOptions connect to the test database with its credentials: it runs with auth on, like
+// every Neo4j `make up` and `make test` start (ZIMMER_TEST_NEO4J_USER, ZIMMER_TEST_NEO4J_PASSWORD,
+// both written by `make test` into .zimmer/test/test.env).
+func Neo4jOptions() graph.Options {
+	return graph.Options{URI: Neo4jURI(), User: env("ZIMMER_TEST_NEO4J_USER", "neo4j"),
+		Password: os.Getenv("ZIMMER_TEST_NEO4J_PASSWORD"), Logger: Logger()}
+}
+
+// RedisURL is the test Redis, password included, with a database number of the caller's own,
+// so packages that run in parallel never see each other's queues.
 func RedisURL(db int) string {
 	return fmt.Sprintf("%s/%d", env("ZIMMER_TEST_REDIS_URL", "redis://127.0.0.1:16379"), db)
 }
+
+// RedisPassword is the test Redis's password, for tests that start a Redis of their own or
+// prove that Redis refuses a client without it.
+func RedisPassword() string { return os.Getenv("ZIMMER_TEST_REDIS_PASSWORD") }
 
 func env(k, d string) string {
 	if v := os.Getenv(k); v != "" {
@@ -45,13 +57,13 @@ func Store(t testing.TB) *graph.Store {
 	t.Helper()
 	once.Do(func() {
 		ctx := context.Background()
-		shared, setupErr = graph.Open(ctx, graph.Options{URI: Neo4jURI(), Logger: Logger()}, 20*time.Second)
+		shared, setupErr = graph.Open(ctx, Neo4jOptions(), 20*time.Second)
 		if setupErr == nil {
 			_, setupErr = shared.Migrate(ctx)
 		}
 	})
 	if setupErr != nil {
-		t.Fatalf("test Neo4j at %s is not usable: %v\nrun the tests with `make test`, which starts it", Neo4jURI(), setupErr)
+		t.Fatalf("test Neo4j at %s is not usable: %v\nrun the tests with `make test`, which starts it (or load .zimmer/test/test.env)", Neo4jURI(), setupErr)
 	}
 	return shared
 }

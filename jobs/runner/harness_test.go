@@ -439,7 +439,9 @@ func waitGone(t *testing.T, pid int) {
 // the environment the kill test passes, running until it is killed.
 func childWorker() int {
 	ctx := context.Background()
-	store, err := graph.Open(ctx, graph.Options{URI: graphtest.Neo4jURI(), Logger: logger()}, 20*time.Second)
+	opt := graphtest.Neo4jOptions()
+	opt.Logger = logger()
+	store, err := graph.Open(ctx, opt, 20*time.Second)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

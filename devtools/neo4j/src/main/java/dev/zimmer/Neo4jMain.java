@@ -2,6 +2,7 @@ package dev.zimmer;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -14,14 +15,16 @@ import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.QueryExecutionException;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.io.ByteUnit;
 
 /**
  * Embedded Neo4j Community with a Bolt connector, for local dev and tests.
  *
- * <p>Env: NEO4J_HOME_DIR (required), NEO4J_BOLT_PORT (default 7687),
- * NEO4J_PAGECACHE_MB (default 1024).
+ * <p>Env: NEO4J_HOME_DIR (required), NEO4J_PASSWORD (required: auth is always on; the password of
+ * user neo4j, set on every start so a new value takes effect on the next restart),
+ * NEO4J_BOLT_PORT (default 7687), NEO4J_PAGECACHE_MB (default 1024).
  *
  * <p>Prints {@code NEO4J_READY bolt://127.0.0.1:<port>} once a query has run on the default
  * database, and {@code NEO4J_STOPPED} after a clean shutdown (SIGTERM/SIGINT).
@@ -35,6 +38,11 @@ public final class Neo4jMain {
         String home = env("NEO4J_HOME_DIR", null);
         if (home == null || home.isBlank()) {
             System.err.println("NEO4J_HOME_DIR is required");
+            System.exit(2);
+        }
+        String password = System.getenv("NEO4J_PASSWORD"); // verbatim: a password may hold spaces
+        if (password == null || password.isEmpty()) {
+            System.err.println("NEO4J_PASSWORD is required: the password of user neo4j (auth is always on)");
             System.exit(2);
         }
         int port = intEnv("NEO4J_BOLT_PORT", 7687);
@@ -51,7 +59,7 @@ public final class Neo4jMain {
                     .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
                     .setConfig(HttpConnector.enabled, false)
                     .setConfig(HttpsConnector.enabled, false)
-                    .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                    .setConfig(GraphDatabaseSettings.auth_enabled, true)
                     .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecacheMb))
                     .setConfig(GraphDatabaseSettings.keep_logical_logs, "100M size")
                     // Default is 256 MiB per tx log file, preallocated, for each of system + neo4j
@@ -92,6 +100,13 @@ public final class Neo4jMain {
         }, "neo4j-shutdown"));
 
         try {
+            setPassword(dbms, password);
+        } catch (Throwable t) {
+            System.err.println("NEO4J_FAILED: cannot set the password of user neo4j: " + t.getMessage());
+            System.exit(1);
+        }
+
+        try {
             GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
             try (Transaction tx = db.beginTx()) {
                 tx.execute("RETURN 1").close();
@@ -111,6 +126,23 @@ public final class Neo4jMain {
 
         // Block until the shutdown hook has run (JVM exit on SIGTERM/SIGINT).
         stopped.await();
+    }
+
+    /**
+     * Sets the password of user neo4j (created by the first start with the default "neo4j",
+     * change required). Embedded transactions bypass auth, so this works whatever the stored
+     * password is; an unchanged password is refused by Neo4j, which is the common restart case.
+     */
+    private static void setPassword(DatabaseManagementService dbms, String password) {
+        GraphDatabaseService system = dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
+        try (Transaction tx = system.beginTx()) {
+            tx.execute("ALTER USER neo4j SET PASSWORD $p CHANGE NOT REQUIRED", Map.of("p", password)).close();
+            tx.commit();
+        } catch (QueryExecutionException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("cannot be the same")) {
+                throw e;
+            }
+        }
     }
 
     private static String env(String name, String dflt) {
