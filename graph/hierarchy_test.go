@@ -29,7 +29,7 @@ type dags struct {
 
 var (
 	dagGeneses  = []string{"web_ui", "slack", "api", "schedule", "github_issue", "unknown"}
-	dagStatuses = []string{"waiting", "running", "needs_input", "failed", "archived"}
+	dagStatuses = []string{"failed", "archived"} // none a sweep or recovery acts on
 )
 
 // add builds one random DAG on ids base+1..base+n in one of several shapes — a tree, a spawn
@@ -50,23 +50,24 @@ func (d *dags) add(r *rand.Rand, base int64) []int64 {
 	for i := range n {
 		id := base + int64(i) + 1
 		ids[i] = id
-		var parent int64
-		if i > 0 {
+		parent, hasParent := int64(0), i > 0
+		if hasParent {
 			switch {
 			case shape == 1 && r.IntN(10) < 8:
 				parent = id - 1
 			case shape == 2 && r.IntN(10) < 8:
 				parent = base + 1
 			case shape == 3 && r.IntN(3) == 0:
+				hasParent = false
 			default:
 				parent = ids[r.IntN(i)]
 			}
 		}
 		s := graph.ImportSession{ID: id, Title: fmt.Sprintf("S%d", id), Status: dagStatuses[r.IntN(len(dagStatuses))],
-			Genesis: dagGeneses[r.IntN(len(dagGeneses))], AgentRoot: []string{"", "zimmer", "zimmer-router"}[r.IntN(3)], ParentID: parent}
+			Genesis: dagGeneses[r.IntN(len(dagGeneses))], AgentRoot: []string{"", "zimmer", "zimmer-router"}[r.IntN(3)]}
 		d.sessions = append(d.sessions, s)
 		d.byID[id] = s
-		if parent > 0 {
+		if hasParent {
 			d.spawns = append(d.spawns, graph.ImportEdge{From: parent, To: id})
 			d.parent[id] = parent
 			d.children[parent] = append(d.children[parent], id)
@@ -178,8 +179,9 @@ func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 	const dagCount = 1200
 	store := graphtest.Store(t)
 	ctx := context.Background()
-	// Ids far above the counter, so no fixture of a concurrently running test collides.
-	base := graphtest.Session(t, store, nil).ID + 10_000_000
+	// Negative ids, a random block per run: they never meet the session counter or another
+	// test's fixtures, and a database kept between runs never sees the same block twice.
+	base := -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
 	d := &dags{byID: map[int64]graph.ImportSession{}, parent: map[int64]int64{}, children: map[int64][]int64{},
 		seniors: map[int64][]int64{}, juniors: map[int64][]int64{}}
 	r := rand.New(rand.NewPCG(11, 7))
