@@ -125,10 +125,10 @@ var ListLogs string
 //go:embed lock_lineage.cypher
 var LockLineage string
 
-// ClassifyUncleEdge gathers an uncle-edge decision's facts.
+// RecordUncleEdge decides and, in the common case, writes an uncle edge.
 //
-//go:embed classify_uncle_edge.cypher
-var ClassifyUncleEdge string
+//go:embed record_uncle_edge.cypher
+var RecordUncleEdge string
 
 // Reaches is the exact reachability check.
 //
