@@ -13,10 +13,16 @@
 // when the decision still needs it. The caller handles $senior = $junior.
 // Params: $senior, $junior, $source, $at. Returns: one row {senior_exists, junior_exists,
 // senior_reaches, direct_reverse, junior_reaches (null when not needed), created}.
+OPTIONAL MATCH (lo:Session {id: CASE WHEN $senior < $junior THEN $senior ELSE $junior END})
+SET lo._lock = true
+REMOVE lo._lock
+WITH lo
+OPTIONAL MATCH (hi:Session {id: CASE WHEN $senior < $junior THEN $junior ELSE $senior END})
+SET hi._lock = true
+REMOVE hi._lock
+WITH lo, hi
 OPTIONAL MATCH (a:Session {id: $senior})
 OPTIONAL MATCH (b:Session {id: $junior})
-FOREACH (n IN [n IN CASE WHEN $senior < $junior THEN [a, b] ELSE [b, a] END WHERE n IS NOT NULL] |
-  SET n._lock = true REMOVE n._lock)
 WITH a, b, a IS NOT NULL AND b IS NOT NULL AS both
 WITH a, b, both,
      both AND EXISTS { (b)-[:SPAWNED|UNCLE_OF]->(:Session) } AND EXISTS { (:Session)-[:SPAWNED|UNCLE_OF]->(a) } AS risky
