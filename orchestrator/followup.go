@@ -251,4 +251,3 @@ func clearResumeMarkers(u *session.Session) {
 		delete(u.Metadata, k)
 	}
 }
-
