@@ -146,10 +146,10 @@ type env struct {
 type envOptions struct {
 	db       int
 	redisURL string // a Redis of the test's own instead of db
-	bins    map[string]string
-	noWork  bool // no in-process worker (the kill test runs its own)
-	dataDir string
-	grace   time.Duration
+	bins     map[string]string
+	noWork   bool // no in-process worker (the kill test runs its own)
+	dataDir  string
+	grace    time.Duration
 }
 
 var (

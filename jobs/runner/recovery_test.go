@@ -104,7 +104,7 @@ func TestARedisOutageAndAKilledWorkerLoseNoQueuedMessage(t *testing.T) {
 	redis.Start()
 
 	e.startWorker(t, 0)
-	s := e.waitFor(t, id, "both messages delivered", 30*time.Second, func(s *session.Session) bool {
+	e.waitFor(t, id, "both messages delivered", 30*time.Second, func(s *session.Session) bool {
 		if err := e.runner.HandleSweep(context.Background(), nil); err != nil {
 			t.Logf("sweep: %v", err)
 		}
@@ -122,7 +122,7 @@ func TestARedisOutageAndAKilledWorkerLoseNoQueuedMessage(t *testing.T) {
 	if len(turns(e.transcript(t, id))) != 3 || got["first queued message"] != 1 || got["second queued message"] != 1 {
 		t.Fatalf("each queued message delivered exactly once: %v in %d turns\nchild worker said:\n%s", got, len(turns(e.transcript(t, id))), out)
 	}
-	if s = e.get(t, id); s.Status == session.StatusRunning || s.RunningJobID != nil {
+	if s := e.get(t, id); s.Status == session.StatusRunning || s.RunningJobID != nil {
 		t.Fatalf("left %s under job %v", s.Status, s.RunningJobID)
 	}
 	if n, _ := e.store.CountPendingMessages(context.Background(), id); n != 0 {
