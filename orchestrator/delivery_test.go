@@ -355,3 +355,26 @@ func TestAClaimThatFailsLeavesTheFollowUpForTheSweep(t *testing.T) {
 	}
 	o.claimOnce(t, s.ID, *got.RunningJobID, "and the docs")
 }
+
+// A hand-off the session was paused out of before its job claimed it does not hold the queue
+// back: its job can no longer claim the session, so the drain after the pause delivers.
+func TestAPendingDispatchOvertakenByAPauseDoesNotBlockTheDrain(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	ctx := context.Background()
+	s := graphtest.Session(t, e.Store, func(d *session.Session) {
+		d.Status = session.StatusNeedsInput
+		d.Metadata[orchestrator.MetaPendingDispatch] = map[string]any{"task_id": "session-lost-follow-up", "prompt": "old", "reason": "follow_up"}
+		d.Metadata["paused_by"] = orchestrator.PausedByUser
+	})
+	if _, err := e.Ops.CreateMessage(ctx, s.ID, orchestrator.MessageParams{Content: "next"}); err != nil {
+		t.Fatal(err)
+	}
+	delivered, err := e.Ops.DrainQueue(ctx, s.ID)
+	if err != nil || !delivered {
+		t.Fatalf("delivered %v, %v", delivered, err)
+	}
+	got, _ := e.Store.GetSession(ctx, s.ID)
+	if pending(t, got)["prompt"] != "next" || got.Status != session.StatusRunning {
+		t.Fatalf("the queued message is the delivery now: %s %v", got.Status, got.Metadata)
+	}
+}

@@ -127,14 +127,17 @@ func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error)
 	return true, nil
 }
 
-// drainable: the session is idle (waiting or needs_input, no job owns it, no delivery pending)
-// and not resting for something other than a prompt.
+// drainable: the session is idle (waiting or needs_input, no job owns it, no delivery waiting
+// for its job) and not resting for something other than a prompt. A pending dispatch its job
+// can no longer claim (the session was paused meanwhile) does not count.
 func drainable(u *session.Session) bool {
-	_, pending := pendingOf(u)
+	p, pending := pendingOf(u)
 	switch {
 	case u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting:
 		return false
-	case u.RunningJobID != nil || pending || u.Metadata["blocked_on_elicitation"] == true:
+	case u.RunningJobID != nil || u.Metadata["blocked_on_elicitation"] == true:
+		return false
+	case pending && claimable(u, p.taskID(u.ID)):
 		return false
 	}
 	by, _ := u.Metadata["paused_by"].(string)
