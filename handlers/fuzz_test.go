@@ -35,10 +35,10 @@ type fuzzHarness struct {
 	logs  *graphtest.LogRecorder
 	// fixture: a waiting session with one queued message; other: a second session (an uncle
 	// link target); channel and user: the Slack channel the fixture listens on and a mapped human.
-	fixture, other  *session.Session
-	messageID       int64
-	channel, user   string
-	dirty           bool // a request succeeded: the fixtures may have moved, make new ones
+	fixture, other *session.Session
+	messageID      int64
+	channel, user  string
+	dirty          bool // a request succeeded: the fixtures may have moved, make new ones
 	// last is the fingerprint the previous refused request left, for the same named session:
 	// nothing else writes to the harness's records, so it is this iteration's "before".
 	last, lastNamed string
