@@ -64,3 +64,12 @@ say "zimmer migrate (once, before packages test in parallel)"
 NEO4J_URI="$ZIMMER_TEST_NEO4J_URI" NEO4J_USER=neo4j go run ./cmd/zimmer migrate
 say "go test"
 go test -count=1 -timeout 15m "$@" ./...
+# The fuzz targets, each for a bounded time, after every package has run: then a target is the
+# only writer on the test database, which its whole-graph census relies on (one worker for the
+# same reason). Their seed corpora (testdata/fuzz/) already ran above as ordinary tests.
+if [[ $# -eq 0 ]]; then
+  for target in handlers:FuzzRESTWrites handlers:FuzzSlackEvents handlers/mcp:FuzzToolsCall; do
+    say "fuzz ${target#*:} (${ZIMMER_FUZZ_TIME:-10s})"
+    go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${ZIMMER_FUZZ_TIME:-10s}" -fuzzminimizetime 5s -parallel 1 "./${target%%:*}"
+  done
+fi
