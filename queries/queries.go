@@ -87,6 +87,11 @@ var DeleteSession string
 //go:embed ping.cypher
 var Ping string
 
+// Census counts nodes and relationships and reads the id sequences.
+//
+//go:embed census.cypher
+var Census string
+
 // SchemaStatements splits Schema into its statements, without comment lines.
 func SchemaStatements() []string {
 	var out []string
