@@ -49,8 +49,8 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 		n, elapsed.Round(time.Millisecond), o.mcpClients, float64(n)/elapsed.Seconds())
 	time1(o.samples/2, func() error { return c.call(getSession(random())) })
 	report(out, "MCP get_session, random session", time1(o.samples, func() error { return c.call(getSession(random())) }))
-	report(out, "  the read it wraps: session + hierarchy + human messages", time1(o.samples, func() error {
-		_, err := store.SessionProvenance(ctx, random())
+	report(out, "  the read it wraps: session, hierarchy, human messages, queue head", time1(o.samples, func() error {
+		_, err := store.SessionView(ctx, random(), 5) // get_session previews five queued messages
 		return err
 	}))
 	return nil
