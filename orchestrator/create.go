@@ -91,6 +91,9 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (Created, error) {
 				"The session was created but its agent job could not be queued (%v); restart it once the queue is back.", err))
 		}
 	}
+	if w := s.warnUnstartable(ctx, out.Session); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	return out, nil
 }
 
@@ -138,7 +141,7 @@ var slugFormat = regexp.MustCompile(`^[a-z0-9-]+$`)
 // buildDraft resolves the agent root, fills defaults and validates everything, reporting every
 // problem at once.
 func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Session, error) {
-	cat := s.catalog
+	cat := s.Catalog()
 	var root *catalog.Root
 	if p.AgentRoot != nil {
 		r, ok := cat.Roots[*p.AgentRoot]
@@ -189,7 +192,7 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 // applyRoot fills repository, runtime, model and artifact lists from the request, then the root,
 // then the global defaults.
 func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Root, bad *problems) {
-	cat := s.catalog
+	cat := s.Catalog()
 	var r catalog.Root
 	if root != nil {
 		r = *root
@@ -245,7 +248,7 @@ func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Ro
 // applyModel validates an explicit model and self-heals an invalid root default to the
 // runtime's default.
 func (s *Service) applyModel(d *session.Session, r catalog.Root, bad *problems) {
-	cat := s.catalog
+	cat := s.Catalog()
 	if m, ok := d.Config["model"]; ok {
 		model, isString := m.(string)
 		if !isString || !cat.HasModel(d.AgentRuntime, model) {

@@ -218,7 +218,7 @@ func newHandOff(u *session.Session, reason, prompt string) *handOff {
 // one that owns the session.
 func (s *Service) handOff(u *session.Session, goal *string, h *handOff, label string) error {
 	if goal != nil {
-		g := s.catalog.ResolveGoal(*goal)
+		g := s.Catalog().ResolveGoal(*goal)
 		u.Goal = &g
 	}
 	if u.Status == session.StatusRunning {
