@@ -85,6 +85,10 @@ type Catalog struct {
 	Warnings   []string // dangling references dropped while loading
 }
 
+// DefaultRoot is the agent root a caller that names none is offered first (the original's
+// AO_DEFAULT_AGENT_ROOT default); GET /configs marks it.
+const DefaultRoot = "general-agent"
+
 // ErrInvalid wraps every catalog file that cannot be used.
 var ErrInvalid = errors.New("invalid catalog")
 
