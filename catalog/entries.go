@@ -56,7 +56,7 @@ func (c *Catalog) checkServer(a *Artifact) error {
 		}
 	}
 	a.Unavailable = normaliseUnavailable(raw["unavailable"])
-	if v, ok := raw["startup_timeout_sec"]; ok {
+	if v, ok := raw["startup_timeout_sec"]; ok && v != nil { // null is absent
 		if n, accepted := startupTimeout(v); accepted {
 			a.StartupTimeoutSec = &n
 		} else {
