@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -186,4 +188,24 @@ func compactJSON(v any) string {
 		return err.Error()
 	}
 	return string(b)
+}
+
+func TestTheNewSessionFormWarnsBesideTheCreatedNotice(t *testing.T) {
+	h := setupHumans(t, humansOpts{catalogDir: readinessCatalog(t), variables: readinessVariables()})
+	created := h.post(t, "/sessions", url.Values{"agent_root": {"team"}, "prompt": {"Build it"}})
+	id := redirected(t, created)
+	p := h.request(t, http.MethodGet, created.location, nil)
+	for _, want := range []string{"Session created.", `role="alert"`, "needs-token",
+		"preparing it is expected to fail outright until the missing value is set"} {
+		if !strings.Contains(p.body, want) {
+			t.Fatalf("the page after creating lacks %q:\n%s", want, p.body)
+		}
+	}
+	if later := h.request(t, http.MethodGet, "/sessions/"+strconv.FormatInt(id, 10), nil); strings.Contains(later.body, `role="alert"`) {
+		t.Fatal("the alert is a flash beside the created notice, not a fixture of the page")
+	}
+	logs, err := h.store.Logs(context.Background(), id, graph.LogWarning, 0, 10)
+	if err != nil || len(logs) != 1 || !strings.Contains(logs[0].Content, "needs-token") {
+		t.Fatalf("the form's warning is in the session's log too: %v %v", logs, err)
+	}
 }
