@@ -3,6 +3,7 @@ package runner_test
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -101,5 +103,32 @@ func TestTheNextTurnSeesTheSessionsChangedMCPServers(t *testing.T) {
 		if !slices.Equal(seen[i], want[i]) {
 			t.Errorf("turn %d saw %v, want %v", i+1, seen[i], want[i])
 		}
+	}
+}
+
+// The secrets file is asked before the environment, at every prepare; one that anybody else
+// could read fails the prepare, naming the file and never a value.
+func TestPlaceholdersResolveFromTheSecretsFileAtEveryPrepare(t *testing.T) {
+	secrets := filepath.Join(t.TempDir(), "secrets")
+	if err := os.WriteFile(secrets, []byte("RUNNER_TEST_FLEET_TOKEN=from-the-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("RUNNER_TEST_FLEET_TOKEN", "from-the-environment")
+	e := private(t, envOptions{secrets: secrets})
+	id := e.create(t, map[string]any{"prompt": "hi", "agent_root": "parent", "mcp_servers": []string{"fleet-tool"}})
+	s := e.waitStatus(t, id, session.StatusNeedsInput)
+	if tok := readMCPJSON(t, s.Metadata[orchestrator.MetaConfigPath].(string))["fleet-tool"]["env"].(map[string]any)["TOKEN"]; tok != "from-the-file" {
+		t.Fatalf("the file wins over the environment: %v", tok)
+	}
+
+	if err := os.Chmod(secrets, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.do(t, http.MethodPost, "/api/v1/sessions/"+itoa(id)+"/follow_up", map[string]any{"prompt": "again"})
+	s = e.waitStatus(t, id, session.StatusFailed)
+	msg, _ := s.Metadata["failure_message"].(string)
+	if s.Metadata["failure_reason"] != orchestrator.FailureSecret || !strings.Contains(msg, secrets) || !strings.Contains(msg, "must be 0600") ||
+		strings.Contains(msg, "from-the-file") {
+		t.Fatalf("a secrets file others can read fails the prepare by name: %v %q", s.Metadata["failure_reason"], msg)
 	}
 }
