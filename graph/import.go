@@ -66,15 +66,14 @@ func (s *Store) ImportEdges(ctx context.Context, spawns, uncles []ImportEdge) er
 // verification such as an independent acyclicity check.
 func (s *Store) LineageEdges(ctx context.Context) ([][2]int64, error) {
 	edges, err := read(ctx, s, "lineage_edges", func(tx txn) ([][2]int64, error) {
-		recs, err := tx.collect("lineage_edges", queries.LineageEdges, nil)
+		rec, err := tx.single("lineage_edges", queries.LineageEdges, nil)
 		if err != nil {
 			return nil, err
 		}
-		out := make([][2]int64, len(recs))
-		for i, r := range recs {
-			from, _ := r.Get("from")
-			to, _ := r.Get("to")
-			out[i] = [2]int64{asInt(from), asInt(to)}
+		froms, tos := list(rec.Values[0]), list(rec.Values[1])
+		out := make([][2]int64, len(froms))
+		for i := range froms {
+			out[i] = [2]int64{asInt(froms[i]), asInt(tos[i])}
 		}
 		return out, nil
 	})

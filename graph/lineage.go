@@ -31,16 +31,15 @@ var errInversionRefused = errors.New("inversion refused")
 // table: nothing for self or when senior already reaches junior; inversion of a direct
 // junior → senior edge, rolled back if junior still reaches senior by a longer path; refusal
 // when junior reaches senior; otherwise a new edge. An unknown senior is "no actor"; an
-// unknown junior is ErrNotFound. All of it happens under the lineage lock, in one transaction.
+// unknown junior is ErrNotFound. One statement decides and writes the common case; it takes
+// the lineage lock only when the edge could close a cycle at all (see record_uncle_edge.cypher).
 func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, source string) (UncleResult, error) {
 	if senior == junior {
 		return UncleSelf, nil
 	}
 	res, err := write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
-		if err := lockLineage(tx); err != nil {
-			return "", err
-		}
-		rec, err := tx.single("classify_uncle_edge", queries.ClassifyUncleEdge, map[string]any{"senior": senior, "junior": junior})
+		rec, err := tx.single("record_uncle_edge", queries.RecordUncleEdge, map[string]any{
+			"senior": senior, "junior": junior, "source": source, "at": s.now().UTC()})
 		if err != nil {
 			return "", err
 		}
@@ -56,8 +55,10 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 			return invert(tx, senior, junior, source, s.now)
 		case f["junior_reaches"] == true:
 			return UncleCycle, nil
+		case f["created"] != true:
+			return "", fmt.Errorf("uncle edge %d→%d was neither refused nor written", senior, junior)
 		}
-		return UncleCreated, createUncle(tx, senior, junior, source, s.now)
+		return UncleCreated, nil
 	})
 	if errors.Is(err, errInversionRefused) {
 		s.log.Info(fmt.Sprintf("Refused to invert #%d → #%d: #%d stays senior to #%d by another path, so the reverse would close a cycle",
@@ -70,7 +71,8 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 	return res, nil
 }
 
-// invert replaces the direct edge junior → senior by senior → junior, unless junior still
+// invert replaces the direct edge junior → senior by senior → junior (under the lineage lock,
+// which record_uncle_edge took: a direct reverse edge makes the write risky), unless junior still
 // reaches senior by a longer path once the direct edge is gone: then the whole transaction is
 // rolled back (errInversionRefused), because the reverse edge would close a cycle.
 func invert(tx txn, senior, junior int64, source string, now func() time.Time) (UncleResult, error) {

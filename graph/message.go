@@ -308,21 +308,6 @@ func (s *Store) ClaimNextMessage(ctx context.Context, sessionID int64) (*Message
 	return out, err
 }
 
-// MarkMessageDelivered records that a claimed message's agent job is queued by deleting the row
-// and renumbering the tail (see MessageDelivered for why the row is not kept).
-func (s *Store) MarkMessageDelivered(ctx context.Context, sessionID, id int64) error {
-	return s.DeleteMessage(ctx, sessionID, id)
-}
-
-// ReleaseMessage returns a claimed message to pending after its hand-off failed.
-func (s *Store) ReleaseMessage(ctx context.Context, sessionID, id int64) error {
-	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) error {
-		_, err := q.SetStatus(id, MessagePending)
-		return err
-	})
-	return err
-}
-
 // RetirePendingMessages marks every pending message of the session undelivered.
 func (s *Store) RetirePendingMessages(ctx context.Context, sessionID int64) (int, error) {
 	var n int

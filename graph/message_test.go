@@ -177,27 +177,6 @@ func TestClaimTakesTheLowestPositionNotTheOldest(t *testing.T) {
 	}
 }
 
-func TestDeliveredMessageLeavesTheQueueAndReleasedOneReturnsToPending(t *testing.T) {
-	store := graphtest.Store(t)
-	ctx := context.Background()
-	key, ids := queueOf(t, store, "a", "b", "c")
-	first, _ := store.ClaimNextMessage(ctx, key)
-	if err := store.MarkMessageDelivered(ctx, key, first.ID); err != nil {
-		t.Fatal(err)
-	}
-	if got := order(t, store, key); !slices.Equal(got, []string{"b", "c"}) {
-		t.Fatalf("after delivery %v", got)
-	}
-	second, _ := store.ClaimNextMessage(ctx, key)
-	if err := store.ReleaseMessage(ctx, key, second.ID); err != nil {
-		t.Fatal(err)
-	}
-	again, err := store.ClaimNextMessage(ctx, key)
-	if err != nil || again.ID != ids[1] {
-		t.Fatalf("a released message is claimed again first: %+v %v", again, err)
-	}
-}
-
 func TestRetirePendingMarksOnlyPendingUndelivered(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()

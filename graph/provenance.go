@@ -18,29 +18,13 @@ type Provenance struct {
 	Users     []roster.User
 }
 
-// SessionProvenance reads a session and its provenance in one read
-// transaction, so the counts, the tree and the roster describe the same moment.
+// SessionProvenance reads a session and its provenance in one statement. Gathering messages
+// over the hierarchy's sessions is what makes uncle edges widen the record both ways: each end's
+// walk reaches the other's roots.
 func (s *Store) SessionProvenance(ctx context.Context, id int64) (Provenance, error) {
-	out, err := read(ctx, s, "session_provenance", func(tx txn) (Provenance, error) {
-		sess, err := getSession(tx, id)
-		if err != nil {
-			return Provenance{}, err
-		}
-		h, err := lineage.Walk(lineageSource{tx}, sess.ID)
-		if err != nil {
-			return Provenance{}, err
-		}
-		// Gathering over the hierarchy's ids is what makes uncle edges widen the record both
-		// ways: each end's walk reaches the other's roots.
-		msgs, err := humanMessages(tx, h.SessionIDs())
-		if err != nil {
-			return Provenance{}, err
-		}
-		users, err := listUsers(tx)
-		return Provenance{Session: sess, Hierarchy: h, Messages: msgs, Users: users}, err
-	})
+	p, err := s.provenance(ctx, id)
 	if err != nil {
 		return Provenance{}, fmt.Errorf("provenance of session %d: %w", id, err)
 	}
-	return out, nil
+	return p, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -44,18 +43,19 @@ func listUsers(tx txn) ([]roster.User, error) {
 	}
 	users := make([]roster.User, 0, len(recs))
 	for _, r := range recs {
-		m := r.AsMap()
-		created, _, _ := neo4j.GetRecordValue[time.Time](r, "created_at")
-		updated, _, _ := neo4j.GetRecordValue[time.Time](r, "updated_at")
-		ids, _ := m["slack_user_ids"].([]any)
-		u := roster.User{Key: asString(m["key"]), DisplayName: asString(m["display_name"]), Email: asString(m["email"]),
-			Notes: asString(m["notes"]), CreatedAt: created.UTC(), UpdatedAt: updated.UTC(), SlackUserIDs: []string{}}
-		for _, id := range ids {
-			u.SlackUserIDs = append(u.SlackUserIDs, asString(id))
-		}
-		users = append(users, u)
+		users = append(users, userFrom(r.AsMap()))
 	}
 	return users, nil
+}
+
+func userFrom(m map[string]any) roster.User {
+	ids, _ := m["slack_user_ids"].([]any)
+	u := roster.User{Key: asString(m["key"]), DisplayName: asString(m["display_name"]), Email: asString(m["email"]),
+		Notes: asString(m["notes"]), CreatedAt: timeOf(m["created_at"]), UpdatedAt: timeOf(m["updated_at"]), SlackUserIDs: []string{}}
+	for _, id := range ids {
+		u.SlackUserIDs = append(u.SlackUserIDs, asString(id))
+	}
+	return u
 }
 
 // UserValidationError lists why a roster row was refused.
@@ -172,14 +172,16 @@ func humanMessages(tx txn, sessionIDs []int64) ([]roster.Message, error) {
 	}
 	msgs := make([]roster.Message, 0, len(recs))
 	for _, r := range recs {
-		m := r.AsMap()
-		at, _, _ := neo4j.GetRecordValue[time.Time](r, "occurred_at")
-		msgs = append(msgs, roster.Message{ID: asInt(m["id"]), SessionID: asInt(m["session_id"]),
-			Author: asString(m["author"]), Channel: asString(m["channel"]), Content: asString(m["content"]),
-			OccurredAt: at.UTC(), EntryPoint: asString(m["entry_point"]), SlackUserID: asString(m["slack_user_id"]),
-			SlackChannel: asString(m["slack_channel"]), SlackPermalink: asString(m["slack_permalink"])})
+		msgs = append(msgs, messageFrom(r.AsMap()))
 	}
 	return msgs, nil
+}
+
+func messageFrom(m map[string]any) roster.Message {
+	return roster.Message{ID: asInt(m["id"]), SessionID: asInt(m["session_id"]),
+		Author: asString(m["author"]), Channel: asString(m["channel"]), Content: asString(m["content"]),
+		OccurredAt: timeOf(m["occurred_at"]), EntryPoint: asString(m["entry_point"]), SlackUserID: asString(m["slack_user_id"]),
+		SlackChannel: asString(m["slack_channel"]), SlackPermalink: asString(m["slack_permalink"])}
 }
 
 func nullable(s string) any {

@@ -94,10 +94,17 @@ func (s *Store) StaleRunningSessions(ctx context.Context, before time.Time, scop
 		map[string]any{"before": before.UTC(), "scope": scope, "skip": skip, "limit": limit})
 }
 
-// StaleWaitingStarts lists waiting sessions with a recorded start job, a prompt and a runtime
-// that never started, unchanged since before; scope as for StaleRunningSessions.
-func (s *Store) StaleWaitingStarts(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
-	return s.sessionsBy(ctx, "stale_waiting_starts", queries.StaleWaitingStarts,
+// StalePendingDispatches lists waiting or running sessions holding a pending dispatch, unchanged
+// since before; scope as for StaleRunningSessions.
+func (s *Store) StalePendingDispatches(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "stale_pending_dispatches", queries.StalePendingDispatches,
+		map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
+}
+
+// IdleSessionsWithQueuedMessages lists idle, unpaused sessions with a pending queued message,
+// unchanged since before; scope as for StaleRunningSessions.
+func (s *Store) IdleSessionsWithQueuedMessages(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "idle_sessions_with_queued_messages", queries.IdleSessionsWithQueuedMessages,
 		map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
 }
 

@@ -133,6 +133,12 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 		return nil
 	}
 	if hasNew {
+		// Both ends locked before the check (the session already is), then the lineage lock, in
+		// the order every edge writer takes them: what lets record_uncle_edge skip the lineage
+		// lock when no cycle is possible.
+		if _, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": newParent}); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
 		if err := lockLineage(tx); err != nil {
 			return err
 		}

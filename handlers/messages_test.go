@@ -447,12 +447,12 @@ func TestTwentyConcurrentEnqueuesKeepPositionsContiguous(t *testing.T) {
 	}
 }
 
-func TestEnqueuingForANeedsInputSessionSchedulesADrain(t *testing.T) {
+func TestEnqueuingForAnIdleSessionSchedulesADrain(t *testing.T) {
 	e := setup(t)
 	for _, tc := range []struct {
 		status session.Status
 		want   bool
-	}{{session.StatusNeedsInput, true}, {session.StatusRunning, false}, {session.StatusWaiting, false}} {
+	}{{session.StatusNeedsInput, true}, {session.StatusRunning, false}, {session.StatusWaiting, true}} {
 		t.Run(string(tc.status), func(t *testing.T) {
 			s, path := e.sessionIn(t, tc.status)
 			e.enqueue(t, path, "whenever you are free")
@@ -548,7 +548,7 @@ func TestArchiveWithAnEmptyQueueNamesTheActorAndRetiresNothing(t *testing.T) {
 	}
 }
 
-func TestAFollowUpThatCannotBeDispatchedIsUndone(t *testing.T) {
+func TestAFollowUpThatCannotBeQueuedIsAcknowledgedAndKeptForDispatch(t *testing.T) {
 	e := setupWithRedis(t, "redis://127.0.0.1:1/0") // nothing listens: every enqueue fails
 	tests := []struct {
 		name   string
@@ -565,29 +565,34 @@ func TestAFollowUpThatCannotBeDispatchedIsUndone(t *testing.T) {
 			e.withStatus(t, s, tc.status)
 			path := "/api/v1/sessions/" + id(s)
 			r := e.do(t, "POST", path+"/follow_up", map[string]any{"prompt": "go", "goal": "new goal", "force_immediate": tc.force})
-			if r.status != 500 {
-				t.Fatalf("want 500, got %d %s", r.status, r.raw)
+			if r.status != 200 || len(r.body["warnings"].([]any)) != 1 {
+				t.Fatalf("want 200 with a warning, got %d %s", r.status, r.raw)
 			}
 			got := e.do(t, "GET", path, nil).session(t)
-			if got["status"] != string(tc.status) || got["goal"] != "original goal" || got["running_job_id"] != nil || got["prompt"] != nil {
-				t.Fatalf("the session is put back: %v goal=%v job=%v prompt=%v", got["status"], got["goal"], got["running_job_id"], got["prompt"])
+			pending, _ := got["metadata"].(map[string]any)["pending_dispatch"].(map[string]any)
+			if got["status"] != "running" || got["goal"] != "new goal" || pending["prompt"] != "go" || pending["task_id"] != got["running_job_id"] {
+				t.Fatalf("delivered, its job pending dispatch: %v goal=%v pending=%v", got["status"], got["goal"], pending)
 			}
 			if q := e.queueOf(t, path); len(q) != 0 {
-				t.Fatalf("the staged message is deleted: %v", q)
+				t.Fatalf("the delivered message left the queue: %v", q)
 			}
 		})
 	}
 }
 
-func TestAnInterruptThatCannotBeDispatchedLeavesTheMessagePending(t *testing.T) {
+func TestAnInterruptThatCannotBeQueuedIsAcknowledgedAndKeptForDispatch(t *testing.T) {
 	e := setupWithRedis(t, "redis://127.0.0.1:1/0")
 	_, path := e.sessionIn(t, session.StatusRunning)
 	e.enqueue(t, path, "a")
 	m := e.enqueue(t, path, "b")
-	if r := e.do(t, "POST", path+"/enqueued_messages/"+mid(m)+"/interrupt", nil); r.status != 500 {
-		t.Fatalf("want 500, got %d %s", r.status, r.raw)
+	if r := e.do(t, "POST", path+"/enqueued_messages/"+mid(m)+"/interrupt", nil); r.status != 200 {
+		t.Fatalf("want 200, got %d %s", r.status, r.raw)
 	}
-	if q := e.queueOf(t, path); !slices.Equal(q, []string{"b@1:pending", "a@2:pending"}) {
-		t.Fatalf("the message stays, pending, at the front it was moved to: %v", q)
+	if q := e.queueOf(t, path); !slices.Equal(q, []string{"a@1:pending"}) {
+		t.Fatalf("the interrupting message left the queue, the rest stays: %v", q)
+	}
+	got := e.do(t, "GET", path, nil).session(t)
+	if pending, _ := got["metadata"].(map[string]any)["pending_dispatch"].(map[string]any); pending["prompt"] != "b" {
+		t.Fatalf("pending dispatch %v", pending)
 	}
 }

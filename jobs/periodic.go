@@ -22,6 +22,9 @@ type Periodic struct {
 	Every time.Duration
 }
 
+// minSlotRetention is the least time a tick's id stays taken after the tick ran.
+const minSlotRetention = time.Minute
+
 // SlotTaskID is the task id of one tick: the job type and the start of its slot in Unix
 // milliseconds (wall-clock time truncated to the cadence). Every worker computes the same id
 // for the same tick, so
@@ -36,9 +39,11 @@ func SlotTaskID(typ string, slot time.Time) string {
 // already enqueued that tick.
 func (q *Queue) EnqueueSlot(ctx context.Context, p Periodic, at time.Time) (bool, error) {
 	slot := at.Truncate(p.Every)
-	// Retention keeps the id taken after the task completes, for longer than any worker can lag.
+	// Retention keeps the id taken after the task completes, for longer than any worker can lag
+	// (a loaded machine can hold a scheduler goroutine for a good part of a second, so short
+	// cadences get a floor).
 	task := asynq.NewTask(p.Type, nil, asynq.Queue(p.Lane), asynq.TaskID(SlotTaskID(p.Type, slot)),
-		asynq.MaxRetry(0), asynq.Timeout(p.Every), asynq.Retention(2*p.Every))
+		asynq.MaxRetry(0), asynq.Timeout(p.Every), asynq.Retention(max(2*p.Every, minSlotRetention)))
 	_, err := q.client.EnqueueContext(ctx, task)
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return false, nil

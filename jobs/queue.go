@@ -71,17 +71,50 @@ func (q *Queue) EnqueueRunSession(ctx context.Context, p RunSession, taskID stri
 }
 
 // EnqueueDrainMessages schedules a drain of the session's queue in DrainDelay; a drain already
-// scheduled for the session absorbs this one (it delivers whatever is pending when it runs).
+// waiting for the session absorbs this one (it delivers whatever is pending when it runs). A
+// finished drain still holding the id (retained, or archived after failing) makes way instead
+// of swallowing the new one.
 func (q *Queue) EnqueueDrainMessages(ctx context.Context, sessionID int64) error {
 	task, err := NewDrainMessagesTask(DrainMessages{SessionID: sessionID})
 	if err != nil {
 		return err
 	}
 	_, err = q.client.EnqueueContext(ctx, task)
-	if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		err = q.replaceFinished(ctx, task, LaneDefault, DrainMessagesTaskID(sessionID))
+	}
+	if err != nil {
 		return fmt.Errorf("schedule drain of session %d: %w", sessionID, err)
 	}
 	return nil
+}
+
+// replaceFinished enqueues task again when the task holding its id has finished (completed
+// and retained, or archived); a task still waiting or running keeps the id.
+func (q *Queue) replaceFinished(ctx context.Context, task *asynq.Task, lane, id string) error {
+	info, err := q.inspector.GetTaskInfo(lane, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		_, err = q.client.EnqueueContext(ctx, task) // gone meanwhile
+		return ignoreConflict(err)
+	}
+	if err != nil {
+		return fmt.Errorf("inspect task %s: %w", id, err)
+	}
+	if info.State != asynq.TaskStateCompleted && info.State != asynq.TaskStateArchived {
+		return nil
+	}
+	if err := q.inspector.DeleteTask(lane, id); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+		return fmt.Errorf("remove finished task %s: %w", id, err)
+	}
+	_, err = q.client.EnqueueContext(ctx, task)
+	return ignoreConflict(err) // another caller got there first: its task absorbs this one
+}
+
+func ignoreConflict(err error) error {
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return nil
+	}
+	return err
 }
 
 // TaskQueued reports whether the task is still waiting or running in the lane.

@@ -112,7 +112,7 @@ func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 			// Asynq polls an empty queue every 0.5–1.5 s by default; a human waiting for an
 			// agent to start notices that, and a poll is one cheap Redis call.
 			TaskCheckInterval: pollInterval,
-			BaseContext:       func() context.Context { return base },
+			BaseContext:       func() context.Context { return context.WithValue(base, workerKey{}, base) },
 			Logger:            asynqLogger{w.log.With("lane", lane)},
 		})
 		if err := srv.Start(w.muxes[lane]); err != nil {
@@ -125,6 +125,30 @@ func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 		w.log.Info("lane serving", "lane", lane, "concurrency", LaneConcurrency[lane])
 	}
 	return servers, nil
+}
+
+// workerKey carries the worker's own context (cancelled when the worker stops) into every
+// handler's context.
+type workerKey struct{}
+
+// Lifetime is the context a long task runs under: ctx's values and deadline, ended when the
+// worker stops — but not when Asynq gives up the task because it could not extend its lease
+// (Redis unreachable for about 30 seconds). Ownership of an agent turn lives in the graph
+// (running_job_id), so a turn that outlives a Redis outage is still the only one running.
+func Lifetime(ctx context.Context) (context.Context, context.CancelFunc) {
+	worker, ok := ctx.Value(workerKey{}).(context.Context)
+	if !ok {
+		return context.WithCancel(ctx) // not under a Worker: ctx is all there is
+	}
+	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancelDeadline context.CancelFunc
+		out, cancelDeadline = context.WithDeadline(out, deadline)
+		prev := cancel
+		cancel = func() { cancelDeadline(); prev() }
+	}
+	stop := context.AfterFunc(worker, cancel)
+	return out, func() { stop(); cancel() }
 }
 
 func (w *Worker) wait() {

@@ -262,25 +262,35 @@ func (h *Hierarchy) load(src Source, order []int64, depth map[int64]int, under m
 	if err != nil {
 		return err
 	}
-	in := map[int64]bool{}
-	for _, id := range order {
-		in[id] = true
-	}
 	for _, id := range order {
 		d, ok := data[id]
 		if !ok {
 			continue // deleted between levels: a dead pointer, not a node
 		}
-		n := Node{NodeData: d, Depth: depth[id], Current: id == h.SessionID, Under: under[id]}
-		for _, u := range d.UncleIDs {
+		h.Nodes = append(h.Nodes, Node{NodeData: d, Depth: depth[id], Under: under[id]})
+	}
+	h.Complete()
+	return nil
+}
+
+// Complete fills in what follows from the node set alone: the current marker, and each node's
+// uncles that are themselves in the hierarchy, ascending.
+func (h *Hierarchy) Complete() {
+	in := make(map[int64]bool, len(h.Nodes))
+	for _, n := range h.Nodes {
+		in[n.ID] = true
+	}
+	for i := range h.Nodes {
+		n := &h.Nodes[i]
+		n.Current = n.ID == h.SessionID
+		n.InGraphUncles = nil
+		for _, u := range n.UncleIDs {
 			if in[u] {
 				n.InGraphUncles = append(n.InGraphUncles, u)
 			}
 		}
 		slices.Sort(n.InGraphUncles)
-		h.Nodes = append(h.Nodes, n)
 	}
-	return nil
 }
 
 func dedupe(ids []int64) []int64 {

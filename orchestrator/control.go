@@ -34,6 +34,8 @@ func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error)
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
 	s.timeline(ctx, sess.ID, graph.LogInfo, "Paused by hand; the running turn is being terminated")
 	if n, err := s.store.CountPendingMessages(ctx, sess.ID); err == nil && n > 0 {
 		if err := s.queue.EnqueueDrainMessages(ctx, sess.ID); err != nil {
@@ -87,12 +89,13 @@ func (s *Service) Restart(ctx context.Context, id int64) (*session.Session, erro
 		}
 		h = newHandOff(u, "restart-"+token, prompt)
 		u.Metadata[MetaNextTurnReason] = "restart"
-		return s.handOff(u, nil, h, "Cannot restart")
+		return s.handOff(u, nil, nil, h, "Cannot restart")
 	})
 	if err != nil {
 		return nil, err
 	}
-	return sess, s.dispatch(ctx, sess, h)
+	_ = s.dispatch(ctx, sess.ID, h) // the restart is durable: the sweep queues a job not queued now
+	return sess, nil
 }
 
 func restartPrompt(u *session.Session) (prompt string, fromScratch bool) {

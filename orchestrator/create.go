@@ -79,16 +79,16 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (Created, error) {
 	if stored.Existing {
 		return s.describeExisting(ctx, stored.Session)
 	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
 	out := Created{Session: stored.Session}
 	if p.captured != nil {
 		p.captured(ctx, stored.Session.ID, false)
 	}
-	if draft.Prompt != nil && *draft.Prompt != "" {
-		out.Session, out.JobQueued, err = s.enqueueStart(ctx, stored.Session)
-		if err != nil {
-			s.log.Error("session created but its first run could not be queued", "session_id", stored.Session.ID, "err", err)
-			out.Warnings = append(out.Warnings, fmt.Sprintf(
-				"The session was created but its agent job could not be queued (%v); restart it once the queue is back.", err))
+	if _, pending := pendingOf(stored.Session); pending {
+		out.Session, out.JobQueued = s.enqueueStart(ctx, stored.Session)
+		if !out.JobQueued {
+			out.Warnings = append(out.Warnings, notQueuedWarning)
 		}
 	}
 	if w := s.warnUnstartable(ctx, out.Session); w != "" {
@@ -108,32 +108,51 @@ func (s *Service) replay(ctx context.Context, key string) (Created, error) {
 	return s.describeExisting(ctx, existing)
 }
 
+// describeExisting answers a replayed create. A start still pending dispatch whose job is in
+// no queue (the original request could not queue it) is queued now.
 func (s *Service) describeExisting(ctx context.Context, sess *session.Session) (Created, error) {
 	out := Created{Session: sess, Existing: true}
-	if sess.JobID != nil {
-		queued, err := s.queue.TaskQueued(ctx, jobs.LaneAgents, *sess.JobID)
-		if err != nil {
-			return Created{}, err
-		}
-		out.JobQueued = queued
+	p, pending := pendingOf(sess)
+	jobID := sess.JobID
+	if pending {
+		id := p.taskID(sess.ID)
+		jobID = &id
+	}
+	if jobID == nil {
+		return out, nil
+	}
+	queued, err := s.queue.TaskQueued(ctx, jobs.LaneAgents, *jobID)
+	if err != nil {
+		return Created{}, err
+	}
+	out.JobQueued = queued
+	if pending && !queued {
+		ctx, cancel := afterCommit(ctx)
+		defer cancel()
+		out.Session, out.JobQueued = s.enqueueStart(ctx, sess)
 	}
 	return out, nil
 }
 
-func (s *Service) enqueueStart(ctx context.Context, sess *session.Session) (*session.Session, bool, error) {
-	taskID := jobs.RunSessionTaskID(sess.ID, "start")
-	id, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: sess.ID, Prompt: *sess.Prompt, Reason: "start"}, taskID)
-	if err != nil && !errors.Is(err, jobs.ErrDuplicate) {
-		return sess, false, err
+// enqueueStart queues the first run recorded as pending with the new session and records its
+// job id; it reports whether the job is queued (if not, the sweep queues it).
+func (s *Service) enqueueStart(ctx context.Context, sess *session.Session) (*session.Session, bool) {
+	p, _ := pendingOf(sess)
+	h := &handOff{taskID: p.taskID(sess.ID), prompt: p.Prompt, reason: p.Reason}
+	if err := s.dispatch(ctx, sess.ID, h); err != nil {
+		return sess, false
 	}
 	updated, err := s.store.UpdateSession(ctx, sess.ID, func(u *session.Session) error {
-		u.JobID = &id
+		if u.JobID == nil { // a fast worker's claim, or the sweep, may have recorded it already
+			u.JobID = &h.taskID
+		}
 		return nil
 	})
 	if err != nil {
-		return sess, true, fmt.Errorf("record job id: %w", err)
+		s.log.Warn("first run queued but its job id was not recorded", "session_id", sess.ID, "err", err)
+		return sess, true
 	}
-	return updated, true, nil
+	return updated, true
 }
 
 var slugFormat = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -183,6 +202,11 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 	}
 	if err := s.applyLineage(ctx, d, p, &bad); err != nil {
 		return nil, err
+	}
+	if d.Prompt != nil && *d.Prompt != "" {
+		// The session is stored with its first run pending dispatch (its task id is known once
+		// it has an id: see pendingDispatch.taskID).
+		d.Metadata[MetaPendingDispatch] = s.newPending("", *d.Prompt, "start")
 	}
 	validateSession(d, &bad)
 	validateSlug(d.Slug, &bad)

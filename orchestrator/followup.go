@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
-	"maps"
 	"strconv"
 	"time"
 
@@ -47,6 +45,9 @@ type FollowUpResult struct {
 	Session *session.Session
 	Outcome FollowUpOutcome
 	Message *Message // the queued message, on the queued path
+	// Warnings say what the caller should know although the follow-up was delivered (its
+	// agent job could not be queued yet).
+	Warnings []string
 }
 
 // runReason is the RunSession reason of every delivery made here.
@@ -66,24 +67,30 @@ func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (Fol
 	}
 	source := cmp.Or(p.Source, SourceFollowUp)
 	if p.ForceImmediate {
-		sess, err := s.interrupt(ctx, id, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
+		sess, h, err := s.interrupt(ctx, id, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
 		if err != nil {
 			return FollowUpResult{}, err
 		}
+		ctx, cancel := afterCommit(ctx)
+		defer cancel()
+		out := FollowUpResult{Session: sess, Outcome: FollowUpImmediate}
+		if s.dispatch(ctx, sess.ID, h) != nil {
+			out.Warnings = append(out.Warnings, notQueuedWarning)
+		}
 		s.RecordUncle(ctx, sess.ID, p.ActingSessionID, source)
-		return FollowUpResult{Session: sess, Outcome: FollowUpImmediate}, nil
+		return out, nil
 	}
 	out, h, err := s.routeFollowUp(ctx, id, prompt, goal)
 	if err != nil {
 		return FollowUpResult{}, err
 	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
 	if p.captured != nil {
 		p.captured(ctx, out.Session.ID, out.Outcome == FollowUpQueued)
 	}
-	if h != nil {
-		if err := s.dispatch(ctx, out.Session, h); err != nil {
-			return FollowUpResult{}, err
-		}
+	if h != nil && s.dispatch(ctx, out.Session.ID, h) != nil {
+		out.Warnings = append(out.Warnings, notQueuedWarning)
 	}
 	s.RecordUncle(ctx, out.Session.ID, p.ActingSessionID, source)
 	return out, nil
@@ -109,7 +116,7 @@ func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, go
 		}
 		h = newHandOff(u, "follow-up-"+token, prompt)
 		u.Prompt = &prompt // a REST follow-up to an idle session overwrites the prompt, as the original does
-		return s.handOff(u, goal, h, "Cannot send follow-up")
+		return s.handOff(u, q, goal, h, "Cannot send follow-up")
 	})
 	if err != nil {
 		return FollowUpResult{}, nil, err
@@ -139,10 +146,10 @@ type target struct {
 	refusal   string // the label of the refusal when the session cannot take it
 }
 
-// interrupt stages (or takes) the target message, moves it to position 1 and claims it, all
-// under the session's lock, so it is delivered exactly once and the rest keep their order;
-// then dispatches its job.
-func (s *Service) interrupt(ctx context.Context, id int64, t target) (*session.Session, error) {
+// interrupt stages (or takes) the target message, moves it to position 1 and hands it off, all
+// under the session's lock, so it is delivered exactly once and the rest keep their order. The
+// caller dispatches the returned hand-off.
+func (s *Service) interrupt(ctx context.Context, id int64, t target) (*session.Session, *handOff, error) {
 	var h *handOff
 	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
@@ -155,13 +162,13 @@ func (s *Service) interrupt(ctx context.Context, id int64, t target) (*session.S
 			return err
 		}
 		h = newHandOff(u, "follow-up-msg-"+strconv.FormatInt(claimed.ID, 10), claimed.Content)
-		h.message, h.staged = claimed, t.stage != nil
-		return s.handOff(u, claimed.Goal, h, t.refusal)
+		h.message = claimed
+		return s.handOff(u, q, claimed.Goal, h, t.refusal)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return sess, s.dispatch(ctx, sess, h)
+	return sess, h, nil
 }
 
 func interruptible(st session.Status) bool {
@@ -199,24 +206,19 @@ func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) 
 
 // handOff is one delivery, decided under the session's lock and dispatched after commit.
 type handOff struct {
-	taskID  string
-	prompt  string
-	message *graph.Message // the claimed message; nil on the direct path
-	staged  bool           // the message was created for this delivery (force_immediate)
-	before  session.Session
+	taskID, prompt, reason string
+	message                *graph.Message // the claimed message it delivers; nil on the direct path
 }
 
-// newHandOff remembers what the delivery is about to change, to put it back if dispatch fails.
 func newHandOff(u *session.Session, reason, prompt string) *handOff {
-	before := *u
-	before.Metadata, before.CustomMetadata = maps.Clone(u.Metadata), maps.Clone(u.CustomMetadata)
-	return &handOff{taskID: jobs.RunSessionTaskID(u.ID, reason), prompt: prompt, before: before}
+	return &handOff{taskID: jobs.RunSessionTaskID(u.ID, reason), prompt: prompt, reason: runReason}
 }
 
 // handOff points the session's next turn at h: a non-blank goal replaces the session's, an idle
-// session resumes, a running one is asked to end its turn, and the new job is recorded as the
-// one that owns the session.
-func (s *Service) handOff(u *session.Session, goal *string, h *handOff, label string) error {
+// session resumes, a running one is asked to end its turn, the new job is recorded as the one
+// that owns the session, and the delivery is recorded as pending dispatch. The message it
+// delivers leaves the queue in the same transaction: from here on the pending dispatch holds it.
+func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *string, h *handOff, label string) error {
 	if goal != nil {
 		g := s.Catalog().ResolveGoal(*goal)
 		u.Goal = &g
@@ -232,6 +234,10 @@ func (s *Service) handOff(u *session.Session, goal *string, h *handOff, label st
 		clearResumeMarkers(u)
 	}
 	u.JobID, u.RunningJobID = &h.taskID, &h.taskID
+	u.Metadata[MetaPendingDispatch] = s.newPending(h.taskID, h.prompt, h.reason)
+	if h.message != nil {
+		return q.Delete(h.message.ID)
+	}
 	return nil
 }
 
@@ -244,59 +250,4 @@ func clearResumeMarkers(u *session.Session) {
 	for _, k := range []string{"paused_by", "enqueued_drain_attempts", "blocked_on_elicitation", "lost_elicitation", "pending_sleep"} {
 		delete(u.Metadata, k)
 	}
-}
-
-// dispatch queues the agent job of a committed hand-off and then retires its message. If the
-// job cannot be queued, the hand-off is undone (the staged message deleted, a queued one
-// released, the session put back) and the error returned.
-func (s *Service) dispatch(ctx context.Context, sess *session.Session, h *handOff) error {
-	_, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: sess.ID, Prompt: h.prompt, Reason: runReason}, h.taskID)
-	if err != nil && !errors.Is(err, jobs.ErrDuplicate) { // a duplicate id is this very delivery, already queued
-		s.undoHandOff(ctx, sess.ID, h)
-		return fmt.Errorf("dispatch follow-up to session %d: %w", sess.ID, err)
-	}
-	if h.message == nil {
-		return nil
-	}
-	if err := s.store.MarkMessageDelivered(ctx, sess.ID, h.message.ID); err != nil {
-		// The job is queued, so the delivery stands; the row merely lingers as processing.
-		s.log.Warn("follow-up dispatched but its message was not retired", "session_id", sess.ID, "message_id", h.message.ID, "err", err)
-	}
-	return nil
-}
-
-// undoHandOff reverses a hand-off whose job was never queued. The session is put back only if
-// the failed job still owns it: anything that took the session over since wins.
-func (s *Service) undoHandOff(ctx context.Context, sessionID int64, h *handOff) {
-	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
-		if err := releaseMessage(q, h); err != nil {
-			return err
-		}
-		if u.RunningJobID == nil || *u.RunningJobID != h.taskID {
-			return nil
-		}
-		u.Status, u.Prompt, u.Goal = h.before.Status, h.before.Prompt, h.before.Goal
-		u.JobID, u.RunningJobID = h.before.JobID, h.before.RunningJobID
-		u.Metadata, u.CustomMetadata = maps.Clone(h.before.Metadata), maps.Clone(h.before.CustomMetadata)
-		return nil
-	})
-	if err != nil {
-		s.log.Error("a follow-up that could not be dispatched was not undone", "session_id", sessionID, "task_id", h.taskID, "err", err)
-	}
-}
-
-func releaseMessage(q *graph.MessageQueue, h *handOff) error {
-	if h.message == nil {
-		return nil
-	}
-	var err error
-	if h.staged {
-		err = q.Delete(h.message.ID)
-	} else {
-		_, err = q.SetStatus(h.message.ID, graph.MessagePending)
-	}
-	if errors.Is(err, ErrMessageNotFound) {
-		return nil // already gone: nothing to put back
-	}
-	return err
 }

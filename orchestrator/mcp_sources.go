@@ -19,10 +19,13 @@ const (
 // InterruptFrom is Interrupt recording source on the uncle edge (SourceInterrupt when empty),
 // for surfaces other than REST.
 func (s *Service) InterruptFrom(ctx context.Context, id, messageID int64, acting, source string) (*session.Session, error) {
-	sess, err := s.interrupt(ctx, id, target{messageID: messageID, refusal: "Cannot interrupt"})
+	sess, h, err := s.interrupt(ctx, id, target{messageID: messageID, refusal: "Cannot interrupt"})
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
+	_ = s.dispatch(ctx, sess.ID, h) // delivered either way: the sweep queues a job that is not queued now
 	s.RecordUncle(ctx, sess.ID, acting, cmp.Or(source, SourceInterrupt))
 	return sess, nil
 }

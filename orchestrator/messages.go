@@ -36,8 +36,8 @@ type MessageParams struct {
 	captured delivered
 }
 
-// CreateMessage appends a message to the session's queue. A session already resting in
-// needs_input has no turn ending to drain it, so a drain is scheduled for it.
+// CreateMessage appends a message to the session's queue. An idle session has no turn ending
+// to drain it, so a drain is scheduled for it; should that fail, the sweep drains it (rule 5).
 func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) (*Message, error) {
 	content, err := requiredText("Content", p.Content, session.MaxPrompt)
 	if err != nil {
@@ -51,13 +51,14 @@ func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) 
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
 	if p.captured != nil {
 		p.captured(ctx, sess.ID, true)
 	}
-	if sess.Status == session.StatusNeedsInput {
-		// Best-effort: the message is stored either way, and the next pause drains it too.
+	if drainable(sess) {
 		if err := s.queue.EnqueueDrainMessages(ctx, sess.ID); err != nil {
-			s.log.Warn("message queued but its drain was not scheduled", "session_id", sess.ID, "message_id", m.ID, "err", err)
+			s.log.Warn("message queued but its drain was not scheduled; the sweep drains it", "session_id", sess.ID, "message_id", m.ID, "err", err)
 		}
 	}
 	s.RecordUncle(ctx, sess.ID, p.ActingSessionID, cmp.Or(p.Source, SourceEnqueue))

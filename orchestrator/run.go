@@ -74,6 +74,7 @@ func (s *Service) ClaimRun(ctx context.Context, sessionID int64, taskID, prompt 
 		// The interrupt flag was for the run this one replaces; it has been seen or is moot.
 		delete(u.Metadata, "interrupt_requested_at")
 		delete(u.Metadata, MetaNextTurnReason)
+		delete(u.Metadata, MetaPendingDispatch) // delivered: this run has the prompt
 		return nil
 	})
 	if err != nil {

@@ -16,7 +16,8 @@ import (
 // worker handed back. The rule:
 //
 //  1. A session is orphaned when it is running, its record has not changed for the grace
-//     period, and its running_job_id is not alive: neither waiting in the queue nor held by a
+//     period, no delivery to it is pending dispatch (rule 4 below has those), and its
+//     running_job_id is not alive: neither waiting in the queue nor held by a
 //     live runner (the runner keeps a short lease of its own while it works; Asynq's view of an
 //     active task lags by its 30-second lease). A session no job owns at all is orphaned too.
 //  2. An orphan is parked — needs_input with paused_by=recovery — if it is still running under
@@ -87,6 +88,9 @@ func (s *Service) FindOrphans(ctx context.Context, grace time.Duration, scope Sw
 }
 
 func orphaned(ctx context.Context, sess *session.Session, alive func(context.Context, string) (bool, error)) (Orphan, bool, error) {
+	if _, pending := pendingOf(sess); pending {
+		return Orphan{}, false, nil // its job never started: rule 4 queues it again
+	}
 	if sess.RunningJobID == nil {
 		return Orphan{Session: sess, Why: "no job owns it"}, true, nil
 	}
@@ -149,7 +153,7 @@ func (s *Service) ContinueRecovered(ctx context.Context, scope SweepScope) (Reco
 func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, abandoned bool, err error) {
 	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
 	var h *handOff
-	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
+	_, err = s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		h, abandoned = nil, false
 		if u.Metadata["paused_by"] != PausedByRecovery || (u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting) {
 			return nil
@@ -167,7 +171,7 @@ func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, a
 			return err
 		}
 		u.Metadata["recovery_continue_attempts"] = attempts + 1
-		return s.handOff(u, goal, h, "Cannot recover")
+		return s.handOff(u, q, goal, h, "Cannot recover")
 	})
 	if err != nil {
 		return false, false, fmt.Errorf("continue recovered session %d: %w", id, err)
@@ -178,7 +182,8 @@ func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, a
 	if h == nil {
 		return false, abandoned, nil
 	}
-	return true, false, s.dispatch(ctx, sess, h)
+	_ = s.dispatch(ctx, id, h) // the hand-off is durable: the next sweep queues a job not queued now
+	return true, false, nil
 }
 
 // recoveryTurn picks what a recovered session runs next: a turn it never received comes first
@@ -210,31 +215,38 @@ func recoveryPrompt(u *session.Session) string {
 	return deref(u.Prompt, "")
 }
 
-// Rule 4, a start that never ran: a waiting session with a prompt whose runtime never started,
-// unchanged for the grace period, whose recorded start job is not alive (its worker died before
-// claiming it, or the job failed before the claim and Asynq does not retry agent runs), is
-// queued again under a fresh task id, which alone may claim it. After MaxRecoveryAttempts such
-// requeues the session fails, saying so, instead of waiting forever.
+// Rule 4, a delivery whose job was lost: a session with a pending dispatch (a start, a
+// follow-up, a queued message, a recovery turn handed to a job that never claimed it),
+// unchanged for the grace period, whose job is not alive (never queued because the queue was
+// unreachable, or lost before its claim: a worker died, the claim failed), is queued again
+// under a fresh task id, which alone may claim it. A sweep that cannot reach the queue does
+// nothing, so an outage spends no attempt; after MaxRecoveryAttempts jobs queued and lost the
+// session fails, saying so, instead of waiting forever. A session that stopped waiting for the
+// job (paused, archived, failed meanwhile) drops the dispatch.
 
-// RequeueStrandedStarts applies rule 4 to the sessions in scope and reports how many it queued
+// RedispatchPending applies rule 4 to the sessions in scope and reports how many it queued
 // again.
-func (s *Service) RequeueStrandedStarts(ctx context.Context, grace time.Duration, scope SweepScope, alive func(context.Context, string) (bool, error)) (int, error) {
-	stale, err := s.store.StaleWaitingStarts(ctx, s.now().Add(-grace), scope.Text, scope.limit())
+func (s *Service) RedispatchPending(ctx context.Context, grace time.Duration, scope SweepScope, alive func(context.Context, string) (bool, error)) (int, error) {
+	stale, err := s.store.StalePendingDispatches(ctx, s.now().Add(-grace), scope.Text, scope.limit())
 	if err != nil {
 		return 0, err
 	}
 	requeued := 0
 	var errs []error
 	for _, sess := range stale {
-		ok, err := alive(ctx, *sess.JobID)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("is start %s of session %d alive: %w", *sess.JobID, sess.ID, err))
+		p, ok := pendingOf(sess)
+		if !ok {
 			continue
+		}
+		lost := p.taskID(sess.ID)
+		ok, err := alive(ctx, lost)
+		if err != nil {
+			return requeued, errors.Join(append(errs, fmt.Errorf("is job %s of session %d alive: %w", lost, sess.ID, err))...)
 		}
 		if ok {
 			continue
 		}
-		again, err := s.requeueStart(ctx, sess.ID, *sess.JobID)
+		again, err := s.redispatch(ctx, sess.ID, lost)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -245,40 +257,81 @@ func (s *Service) RequeueStrandedStarts(ctx context.Context, grace time.Duration
 	return requeued, errors.Join(errs...)
 }
 
-// MetaStartRequeues counts how often a session's lost first run was queued again.
-const MetaStartRequeues = "interrupted_start_requeue_count"
-
-func (s *Service) requeueStart(ctx context.Context, id int64, lost string) (bool, error) {
-	taskID := fmt.Sprintf("session-%d-start-%s", id, rand.Text()) // drawn outside the retried transaction
-	failed := false
-	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
-		failed = false
-		if u.Status != session.StatusWaiting || deref(u.JobID, "") != lost || u.Metadata[MetaRuntimeStarted] == true {
-			return ErrNotOwner // claimed, changed or started since it was found
+func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, error) {
+	var (
+		h       *handOff
+		dropped string
+		failed  int
+	)
+	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
+	_, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+		h, dropped, failed = nil, "", 0
+		p, ok := pendingOf(u)
+		if !ok || p.taskID(u.ID) != lost {
+			return ErrNotOwner // claimed or handed on since it was found
 		}
-		attempts := metaInt(u.Metadata, MetaStartRequeues)
-		if attempts >= MaxRecoveryAttempts {
-			failed = true
-			u.Metadata["failure_reason"] = fmt.Sprintf("Session never started: its start job was lost %d times", attempts+1)
+		if !claimable(u, lost) {
+			delete(u.Metadata, MetaPendingDispatch)
+			dropped = string(u.Status)
+			return nil
+		}
+		if p.Attempts >= MaxRecoveryAttempts {
+			delete(u.Metadata, MetaPendingDispatch)
+			failed = p.Attempts + 1
+			u.RunningJobID = nil
+			u.Metadata["failure_reason"] = fmt.Sprintf("Never delivered: the agent job of its %s was lost %d times", p.Reason, failed)
 			return applyEvent(u, session.EventFail, "Cannot fail")
 		}
-		u.Metadata[MetaStartRequeues] = attempts + 1
-		u.JobID = &taskID
+		h = &handOff{taskID: jobs.RunSessionTaskID(u.ID, p.Reason+"-"+token), prompt: p.Prompt, reason: p.Reason}
+		p.TaskID, p.Attempts = h.taskID, p.Attempts+1
+		u.Metadata[MetaPendingDispatch] = p.bag()
+		u.JobID = &h.taskID
+		if u.RunningJobID != nil {
+			u.RunningJobID = &h.taskID
+		}
 		return nil
 	})
-	if errors.Is(err, ErrNotOwner) {
+	switch {
+	case errors.Is(err, ErrNotOwner):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("queue again the lost job of session %d: %w", id, err)
+	case dropped != "":
+		s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Job %s was lost before it ran; the session is now %s, so it is not queued again", lost, dropped))
+		return false, nil
+	case failed > 0:
+		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Job %s was lost before it ran, %d times; the session failed", lost, failed))
 		return false, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("requeue start of session %d: %w", id, err)
+	if err := s.dispatch(ctx, id, h); err != nil {
+		return false, err // the next sweep tries again
 	}
-	if failed {
-		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Start job %s was lost and the start budget (%d) is spent; the session failed", lost, MaxRecoveryAttempts))
-		return false, nil
-	}
-	if _, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: id, Prompt: deref(sess.Prompt, ""), Reason: "start"}, taskID); err != nil {
-		return false, fmt.Errorf("requeue start of session %d: %w", id, err) // the next sweep tries again
-	}
-	s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Start job %s was lost before it ran; queued again as %s", lost, taskID))
+	s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Job %s was lost before it ran; queued again as %s", lost, h.taskID))
 	return true, nil
+}
+
+// Rule 5, queued messages on an idle session: a session resting in waiting or needs_input with
+// a queued message and nothing that keeps it (a human's pause, an elicitation, a recovery or MCP
+// retry, a pending dispatch), unchanged for the grace period, is drained. The drain task
+// scheduled when the message landed normally gets there first; this catches one whose task was
+// never queued or was lost.
+
+// DrainIdle applies rule 5 to the sessions in scope and reports how many messages it delivered.
+func (s *Service) DrainIdle(ctx context.Context, grace time.Duration, scope SweepScope) (int, error) {
+	idle, err := s.store.IdleSessionsWithQueuedMessages(ctx, s.now().Add(-grace), scope.Text, scope.limit())
+	if err != nil {
+		return 0, err
+	}
+	delivered := 0
+	var errs []error
+	for _, sess := range idle {
+		ok, err := s.DrainQueue(ctx, sess.ID)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("drain idle session %d: %w", sess.ID, err))
+		}
+		if ok {
+			delivered++
+		}
+	}
+	return delivered, errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -14,13 +15,14 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// strandedStart makes a session that waits for a first run whose job no queue holds, last
-// changed an hour ago, labelled so only this test's sweep sees it.
+// strandedStart makes a session that waits for a first run pending dispatch whose job no queue
+// holds, last changed an hour ago, labelled so only this test's sweep sees it.
 func strandedStart(t *testing.T, e orchestratortest.Env, label string, edit func(*session.Session)) *session.Session {
 	t.Helper()
 	return graphtest.Session(t, e.Store, func(d *session.Session) {
 		prompt, lost := "build it", "session-lost-start-"+label
 		d.Prompt, d.JobID = &prompt, &lost
+		d.Metadata[orchestrator.MetaPendingDispatch] = map[string]any{"task_id": lost, "prompt": prompt, "reason": "start", "attempts": 0}
 		d.CustomMetadata["sweep_label"] = label
 		d.CreatedAt, d.UpdatedAt = time.Now().Add(-time.Hour), time.Now().Add(-time.Hour)
 		if edit != nil {
@@ -29,7 +31,7 @@ func strandedStart(t *testing.T, e orchestratortest.Env, label string, edit func
 	})
 }
 
-func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
+func TestTheSweepQueuesAgainADeliveryWhoseJobWasLost(t *testing.T) {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	dead := func(context.Context, string) (bool, error) { return false, nil }
@@ -40,10 +42,13 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 		requeue bool
 	}{
 		{name: "a lost start is queued again", requeue: true},
+		{name: "a lost follow-up to a running session is queued again", requeue: true, edit: func(d *session.Session) {
+			d.Status, d.RunningJobID = session.StatusRunning, d.JobID
+			d.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)["reason"] = "follow_up"
+		}},
 		{name: "a start still in the queue is left alone", alive: true},
-		{name: "a session whose runtime already started is not a lost start",
-			edit: func(d *session.Session) { d.Metadata[orchestrator.MetaRuntimeStarted] = true }},
-		{name: "a session parked by a human is left alone", edit: func(d *session.Session) { d.Metadata["paused_by"] = "user" }},
+		{name: "a session without a pending dispatch is not a lost delivery",
+			edit: func(d *session.Session) { delete(d.Metadata, orchestrator.MetaPendingDispatch) }},
 		{name: "a session changed within the grace period is left alone",
 			edit: func(d *session.Session) { d.UpdatedAt = time.Now() }},
 	}
@@ -52,7 +57,7 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 			label := graphtest.Unique(t, "stranded")
 			s := strandedStart(t, e, label, tt.edit)
 			alive := func(context.Context, string) (bool, error) { return tt.alive, nil }
-			n, err := e.Ops.RequeueStrandedStarts(ctx, time.Minute, orchestrator.SweepScope{Text: label}, alive)
+			n, err := e.Ops.RedispatchPending(ctx, time.Minute, orchestrator.SweepScope{Text: label}, alive)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,8 +69,14 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 				return
 			}
 			queued, err := e.Queue.TaskQueued(ctx, jobs.LaneAgents, *got.JobID)
-			if err != nil || !queued || got.Status != session.StatusWaiting {
-				t.Fatalf("the new start must wait in the agents lane: queued=%v err=%v status=%s", queued, err, got.Status)
+			if err != nil || !queued || got.Status != s.Status {
+				t.Fatalf("the new job must wait in the agents lane: queued=%v err=%v status=%s", queued, err, got.Status)
+			}
+			if s.RunningJobID != nil && *got.RunningJobID != *got.JobID {
+				t.Fatalf("only the new job may claim the running session: running_job_id %v", *got.RunningJobID)
+			}
+			if _, err := e.Ops.ClaimRun(ctx, s.ID, *s.JobID, "build it"); !errors.Is(err, orchestrator.ErrNotOwner) {
+				t.Fatalf("the lost job, should it turn up, may not claim: %v", err)
 			}
 			logs, _ := e.Store.Logs(ctx, s.ID, "", 0, 10)
 			if len(logs) != 1 || !strings.Contains(logs[0].Content, "was lost before it ran; queued again as "+*got.JobID) {
@@ -73,17 +84,29 @@ func TestTheSweepQueuesAgainAFirstRunThatWasLost(t *testing.T) {
 			}
 		})
 	}
-	t.Run("after the start budget the session fails instead of waiting forever", func(t *testing.T) {
+	t.Run("after the attempt budget the session fails instead of waiting forever", func(t *testing.T) {
 		label := graphtest.Unique(t, "stranded")
 		s := strandedStart(t, e, label, func(d *session.Session) {
-			d.Metadata[orchestrator.MetaStartRequeues] = orchestrator.MaxRecoveryAttempts
+			d.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)["attempts"] = orchestrator.MaxRecoveryAttempts
 		})
-		if n, err := e.Ops.RequeueStrandedStarts(ctx, time.Minute, orchestrator.SweepScope{Text: label}, dead); err != nil || n != 0 {
+		if n, err := e.Ops.RedispatchPending(ctx, time.Minute, orchestrator.SweepScope{Text: label}, dead); err != nil || n != 0 {
 			t.Fatalf("requeued %d, err %v", n, err)
 		}
 		got, _ := e.Store.GetSession(ctx, s.ID)
-		if got.Status != session.StatusFailed || !strings.HasPrefix(fmt.Sprint(got.Metadata["failure_reason"]), "Session never started") {
+		if got.Status != session.StatusFailed || !strings.HasPrefix(fmt.Sprint(got.Metadata["failure_reason"]), "Never delivered: the agent job of its start was lost 4 times") {
 			t.Fatalf("status %s, failure_reason %v", got.Status, got.Metadata["failure_reason"])
+		}
+	})
+	t.Run("while the queue cannot be reached no attempt is spent", func(t *testing.T) {
+		label := graphtest.Unique(t, "stranded")
+		s := strandedStart(t, e, label, nil)
+		down := func(context.Context, string) (bool, error) { return false, errors.New("redis: connection refused") }
+		if n, err := e.Ops.RedispatchPending(ctx, time.Minute, orchestrator.SweepScope{Text: label}, down); err == nil || n != 0 {
+			t.Fatalf("requeued %d, err %v; want the outage reported and nothing done", n, err)
+		}
+		got, _ := e.Store.GetSession(ctx, s.ID)
+		if *got.JobID != *s.JobID || fmt.Sprint(got.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)["attempts"]) != "0" {
+			t.Fatalf("unchanged: job %s, pending %v", *got.JobID, got.Metadata[orchestrator.MetaPendingDispatch])
 		}
 	})
 }

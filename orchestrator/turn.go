@@ -36,7 +36,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		h   *handOff
 		end TurnEnd
 	)
-	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h, end = nil, ""
 		if !Owns(u, taskID) {
 			return ErrNotOwner
@@ -45,7 +45,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		next, err := q.ClaimNext()
 		if err == nil {
 			h, end = deliverMessage(u, next), TurnHandedOff
-			if err := s.handOff(u, next.Goal, h, "Cannot deliver"); err != nil {
+			if err := s.handOff(u, q, next.Goal, h, "Cannot deliver"); err != nil {
 				return err
 			}
 			// handOff asks a running turn to end; this one already has.
@@ -62,7 +62,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		return "", fmt.Errorf("finish the turn of session %d: %w", sessionID, err)
 	}
 	if h != nil {
-		return end, s.dispatch(ctx, sess, h)
+		_ = s.dispatch(ctx, sessionID, h) // the hand-off is durable: the sweep queues a job not queued now
 	}
 	return end, nil
 }
@@ -98,14 +98,14 @@ func deliverMessage(u *session.Session, m *graph.Message) *handOff {
 	return h
 }
 
-// DrainQueue delivers the next queued message of a session resting in needs_input (the drain
-// task scheduled when a message lands on an idle session or a pause leaves one behind). It
+// DrainQueue delivers the next queued message of an idle session (the drain task scheduled when
+// a message lands on an idle session or a pause leaves one behind, and the sweep's rule 5). It
 // delivers nothing to a session that is busy, blocked on an elicitation, parked for an MCP
 // retry or parked for recovery (the orphan sweep continues those, queued message first), and
 // reports whether it delivered.
 func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error) {
 	var h *handOff
-	sess, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
 		if !drainable(u) {
 			return nil
@@ -118,19 +118,26 @@ func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error)
 			return err
 		}
 		h = deliverMessage(u, next)
-		return s.handOff(u, next.Goal, h, "Cannot deliver")
+		return s.handOff(u, q, next.Goal, h, "Cannot deliver")
 	})
 	if err != nil || h == nil {
 		return false, err
 	}
-	return true, s.dispatch(ctx, sess, h)
+	_ = s.dispatch(ctx, sessionID, h) // the hand-off is durable: the sweep queues a job not queued now
+	return true, nil
 }
 
+// drainable: the session is idle (waiting or needs_input, no job owns it, no delivery waiting
+// for its job) and not resting for something other than a prompt. A pending dispatch its job
+// can no longer claim (the session was paused meanwhile) does not count.
 func drainable(u *session.Session) bool {
+	p, pending := pendingOf(u)
 	switch {
-	case u.Status != session.StatusNeedsInput || u.RunningJobID != nil:
+	case u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting:
 		return false
-	case u.Metadata["blocked_on_elicitation"] == true:
+	case u.RunningJobID != nil || u.Metadata["blocked_on_elicitation"] == true:
+		return false
+	case pending && claimable(u, p.taskID(u.ID)):
 		return false
 	}
 	by, _ := u.Metadata["paused_by"].(string)

@@ -87,6 +87,11 @@ var DeleteSession string
 //go:embed ping.cypher
 var Ping string
 
+// Census counts nodes and relationships and reads the id sequences.
+//
+//go:embed census.cypher
+var Census string
+
 // SchemaStatements splits Schema into its statements, without comment lines.
 func SchemaStatements() []string {
 	var out []string
@@ -130,10 +135,10 @@ var ListLogs string
 //go:embed lock_lineage.cypher
 var LockLineage string
 
-// ClassifyUncleEdge gathers an uncle-edge decision's facts.
+// RecordUncleEdge decides and, in the common case, writes an uncle edge.
 //
-//go:embed classify_uncle_edge.cypher
-var ClassifyUncleEdge string
+//go:embed record_uncle_edge.cypher
+var RecordUncleEdge string
 
 // Reaches is the exact reachability check.
 //
@@ -155,25 +160,10 @@ var CreateUncleEdge string
 //go:embed delete_uncle_edge.cypher
 var DeleteUncleEdge string
 
-// SpawnChain reads a session's spawn ancestors.
+// SessionProvenance reads a session with its lineage walk, human messages and roster.
 //
-//go:embed spawn_chain.cypher
-var SpawnChain string
-
-// LineageSeniors reads one level up.
-//
-//go:embed lineage_seniors.cypher
-var LineageSeniors string
-
-// LineageJuniors reads one level down.
-//
-//go:embed lineage_juniors.cypher
-var LineageJuniors string
-
-// LineageNodes loads hierarchy nodes.
-//
-//go:embed lineage_nodes.cypher
-var LineageNodes string
+//go:embed session_provenance.cypher
+var SessionProvenance string
 
 // ImportSessions bulk-creates synthetic sessions.
 //

@@ -24,7 +24,12 @@ var StaleRunningSessions string
 //go:embed recovery_parked_sessions.cypher
 var RecoveryParkedSessions string
 
-// StaleWaitingStarts finds waiting sessions whose first run may be lost.
+// StalePendingDispatches finds sessions whose delivery's job may be lost.
 //
-//go:embed stale_waiting_starts.cypher
-var StaleWaitingStarts string
+//go:embed stale_pending_dispatches.cypher
+var StalePendingDispatches string
+
+// IdleSessionsWithQueuedMessages finds idle sessions whose queue the sweep drains.
+//
+//go:embed idle_sessions_with_queued_messages.cypher
+var IdleSessionsWithQueuedMessages string

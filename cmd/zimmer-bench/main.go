@@ -26,7 +26,7 @@ type options struct {
 	sessions, samples, writers, acts int
 	uri                              string
 	seed                             uint64
-	mcpClients                       int
+	mcpClients, httpClients          int
 	mcpDuration                      time.Duration
 	runs                             int    // sessions in the runner load check (0 skips it)
 	redis                            string // the runner load check's Redis
@@ -41,7 +41,8 @@ func main() {
 	flag.StringVar(&o.uri, "neo4j", envOr("BENCH_NEO4J_URI", "bolt://127.0.0.1:37687"), "the benchmark's Neo4j")
 	flag.Uint64Var(&o.seed, "seed", 7, "fleet shape seed")
 	flag.IntVar(&o.mcpClients, "mcp-clients", 16, "concurrent clients in the MCP tools/list run")
-	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of the MCP tools/list run")
+	flag.IntVar(&o.httpClients, "http-clients", 16, "concurrent clients in the GET /api/v1/sessions/:id run")
+	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of each many-client run (MCP tools/list, GET /api/v1/sessions/:id)")
 	flag.IntVar(&o.runs, "runner-sessions", 100, "fake-agent sessions through one worker in the runner load check (0 skips it)")
 	flag.StringVar(&o.redis, "redis", envOr("BENCH_REDIS_URL", "redis://127.0.0.1:36379/0"), "the runner load check's Redis, redis://:password@host:port/db (emptied first)")
 	flag.Parse()
@@ -99,6 +100,9 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	}))
 	report(out, "worst-case cycle check: wide router → hot session", worstCase(ctx, store, f, o.samples/4))
 	stats.print(out)
+	if err := restOverHTTP(ctx, store, stats, o, f, out); err != nil {
+		return err
+	}
 	if err := mcpOverHTTP(ctx, store, o, out, random); err != nil {
 		return err
 	}

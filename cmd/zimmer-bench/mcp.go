@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -35,14 +36,14 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The measured reads never enqueue, so the service gets no job queue.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: discard})
-	key := rand.Text()
+	key := crand.Text()
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: discard, APIKeys: []string{key}}))
 	defer srv.Close()
 	c := &mcpClient{url: srv.URL + "/mcp", key: key,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.mcpClients}}}
 	fmt.Fprintf(out, "\nMCP over HTTP (client and server on the same machine):\n")
 	time1(o.samples/4, func() error { return c.call(listTools) }) // warm connections and the scope cache
-	n, elapsed, lat := c.hammer(o.mcpClients, o.mcpDuration, listTools)
+	n, elapsed, lat := hammer(o.mcpClients, o.mcpDuration, func(*rand.Rand) error { return c.call(listTools) })
 	report(out, "MCP tools/list, default surface (23 tools)", lat)
 	fmt.Fprintf(out, "  %d requests in %s from %d clients: %.0f requests/s (target ≥ 5,000)\n",
 		n, elapsed.Round(time.Millisecond), o.mcpClients, float64(n)/elapsed.Seconds())
@@ -93,9 +94,9 @@ func (c *mcpClient) call(body []byte) error {
 	return nil
 }
 
-// hammer sends body from clients goroutines for d and returns the requests served, the time
-// taken and every request's latency.
-func (c *mcpClient) hammer(clients int, d time.Duration, body []byte) (int, time.Duration, []time.Duration) {
+// hammer calls call from clients goroutines (each with a random source of its own) for d and
+// returns the calls that succeeded, the time taken and every such call's latency.
+func hammer(clients int, d time.Duration, call func(*rand.Rand) error) (int, time.Duration, []time.Duration) {
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
@@ -104,12 +105,13 @@ func (c *mcpClient) hammer(clients int, d time.Duration, body []byte) (int, time
 	)
 	start := time.Now()
 	deadline := start.Add(d)
-	for range clients {
+	for i := range clients {
 		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(i), 3))
 			var mine []time.Duration
 			for time.Now().Before(deadline) {
 				t0 := time.Now()
-				if err := c.call(body); err != nil {
+				if err := call(r); err != nil {
 					failed.Add(1)
 					continue
 				}

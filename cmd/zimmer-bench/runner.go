@@ -120,11 +120,11 @@ git -c user.name=b -c user.email=b@example.invalid add -A; git -c user.name=b -c
 // buildFakeAgent builds the runner tests' fake CLI, found from the module root so the bench
 // runs from any directory of the repository.
 func buildFakeAgent(to string) error {
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	root, err := moduleRoot()
 	if err != nil {
-		return fmt.Errorf("find the module root: %w", err)
+		return err
 	}
-	src := filepath.Join(filepath.Dir(strings.TrimSpace(string(gomod))), "jobs", "runner", "testdata", "fakeagent")
+	src := filepath.Join(root, "jobs", "runner", "testdata", "fakeagent")
 	cmd := exec.Command("go", "build", "-o", to, ".")
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -152,6 +152,15 @@ func benchWorker(store *graph.Store, queue *jobs.Queue, cat *catalog.Catalog, di
 	done := make(chan struct{})
 	go func() { _ = w.Run(wctx); close(done) }()
 	return ops, func() { cancel(); <-done; srv.Close() }, nil
+}
+
+// moduleRoot is the repository's root, so the bench builds what it needs from any directory.
+func moduleRoot() (string, error) {
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("find the module root: %w", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(gomod))), nil
 }
 
 func createSessions(ctx context.Context, ops *orchestrator.Service, n int) ([]int64, error) {

@@ -68,16 +68,23 @@ func (h *Handler) followUp(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	var resp gin.H
+	status := http.StatusOK
 	switch out.Outcome {
 	case orchestrator.FollowUpQueued:
-		c.JSON(http.StatusAccepted, gin.H{"session": renderSession(out.Session),
+		status = http.StatusAccepted
+		resp = gin.H{"session": renderSession(out.Session),
 			"enqueued_message": gin.H{"id": out.Message.ID, "position": out.Message.Position, "status": out.Message.Status},
-			"message":          "Message queued (session is running). It will be delivered when the current turn ends."})
+			"message":          "Message queued (session is running). It will be delivered when the current turn ends."}
 	case orchestrator.FollowUpImmediate:
-		c.JSON(http.StatusOK, gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent immediately"})
+		resp = gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent immediately"}
 	default:
-		c.JSON(http.StatusOK, gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent"})
+		resp = gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent"}
 	}
+	if len(out.Warnings) > 0 {
+		resp["warnings"] = out.Warnings
+	}
+	c.JSON(status, resp)
 	return nil
 }
 

@@ -144,12 +144,13 @@ type env struct {
 }
 
 type envOptions struct {
-	db      int
-	bins    map[string]string
-	noWork  bool // no in-process worker (the kill test runs its own)
-	dataDir string
-	grace   time.Duration
-	secrets string // ZIMMER_SECRETS_FILE
+	db       int
+	redisURL string // a Redis of the test's own instead of db
+	bins     map[string]string
+	noWork   bool // no in-process worker (the kill test runs its own)
+	dataDir  string
+	grace    time.Duration
+	secrets  string // ZIMMER_SECRETS_FILE
 }
 
 var (
@@ -178,9 +179,13 @@ func private(t *testing.T, o envOptions) *env {
 
 func build(t *testing.T, o envOptions, cleanup bool) *env {
 	t.Helper()
-	flushDB(t, o.db)
+	url := o.redisURL
+	if url == "" {
+		flushDB(t, o.db)
+		url = graphtest.RedisURL(o.db)
+	}
 	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(graphtest.RedisURL(o.db))
+	queue, err := jobs.OpenQueue(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +453,11 @@ func childWorker() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	queue, err := jobs.OpenQueue(graphtest.RedisURL(childDB))
+	url := os.Getenv("ZIMMER_RUNNER_CHILD_REDIS")
+	if url == "" {
+		url = graphtest.RedisURL(childDB)
+	}
+	queue, err := jobs.OpenQueue(url)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

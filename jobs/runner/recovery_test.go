@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -19,16 +20,7 @@ import (
 // continues it with the recovery nudge on another worker.
 func TestKilledWorkerLeavesASessionTheSweepRecovers(t *testing.T) {
 	e := private(t, envOptions{db: childDB, noWork: true})
-	var out bytes.Buffer
-	child := exec.Command(os.Args[0])
-	child.Env = append(os.Environ(), "ZIMMER_RUNNER_CHILD=1", "ZIMMER_RUNNER_CHILD_CATALOG="+catDir,
-		"ZIMMER_RUNNER_CHILD_AGENT="+fakeAgent, "ZIMMER_RUNNER_CHILD_DATA="+e.dataDir, "ZIMMER_RUNNER_CHILD_URL="+e.srv.URL,
-		"FAKEAGENT_LOG="+e.log)
-	child.Stdout, child.Stderr = &out, &out
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+	child, out := startChild(t, e, "")
 
 	id := e.create(t, map[string]any{"prompt": "SLEEP 30"})
 	pid := e.waitSpawned(t, id)
@@ -46,7 +38,7 @@ func TestKilledWorkerLeavesASessionTheSweepRecovers(t *testing.T) {
 	// The sweep finds it once the dead worker's run lease has lapsed.
 	e.waitFor(t, id, "the sweep to recover it", 15*time.Second, func(*session.Session) bool {
 		if err := e.runner.HandleSweep(context.Background(), nil); err != nil {
-			t.Fatalf("sweep: %v\nchild worker said:\n%s", err, out.String())
+			t.Fatalf("sweep: %v\nchild worker said:\n%s", err, out)
 		}
 		return e.get(t, id).Metadata["recovered_orphan_at"] != nil
 	})
@@ -62,6 +54,79 @@ func TestKilledWorkerLeavesASessionTheSweepRecovers(t *testing.T) {
 	}
 	if _, parked := s.Metadata["paused_by"]; parked {
 		t.Fatalf("a recovered session that finished its turn is no longer parked: %v", s.Metadata)
+	}
+}
+
+// startChild runs the out-of-process worker (see childWorker) for e, on redisURL ("" is its own
+// database of the shared test Redis); it is killed when the test ends.
+func startChild(t *testing.T, e *env, redisURL string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	child := exec.Command(os.Args[0])
+	child.Env = append(os.Environ(), "ZIMMER_RUNNER_CHILD=1", "ZIMMER_RUNNER_CHILD_CATALOG="+catDir,
+		"ZIMMER_RUNNER_CHILD_AGENT="+fakeAgent, "ZIMMER_RUNNER_CHILD_DATA="+e.dataDir, "ZIMMER_RUNNER_CHILD_URL="+e.srv.URL,
+		"ZIMMER_RUNNER_CHILD_REDIS="+redisURL, "FAKEAGENT_LOG="+e.log)
+	child.Stdout, child.Stderr = &out, &out
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+	return child, &out
+}
+
+// The fault test: a turn running with two messages queued behind it, Redis stopped for 20 s
+// and the worker killed -9 in the middle. The turn ends during the outage and hands the first
+// message off (its job cannot be queued); the worker dies. Once Redis and a worker are back,
+// every queued message is delivered exactly once and nothing is left running without a runner.
+func TestARedisOutageAndAKilledWorkerLoseNoQueuedMessage(t *testing.T) {
+	const outage = 20 * time.Second
+	redis := graphtest.StartRedis(t, "fault-test-redis-pw")
+	e := private(t, envOptions{redisURL: redis.URL, noWork: true})
+	child, out := startChild(t, e, redis.URL)
+	id := e.create(t, map[string]any{"prompt": "SLEEP 2"})
+	e.waitSpawned(t, id)
+	for _, m := range []string{"first queued message", "second queued message"} {
+		if status, body := e.do(t, "POST", "/api/v1/sessions/"+itoa(id)+"/enqueued_messages", map[string]any{"content": m}); status != 201 {
+			t.Fatalf("enqueue: %d %v", status, body)
+		}
+	}
+	redis.Stop()
+	down := time.Now()
+	e.waitFor(t, id, "the first message handed off during the outage", 15*time.Second, func(s *session.Session) bool {
+		_, pending := s.Metadata[orchestrator.MetaPendingDispatch]
+		return pending
+	})
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	time.Sleep(time.Until(down.Add(outage)))
+	redis.Start()
+
+	e.startWorker(t, 0)
+	e.waitFor(t, id, "both messages delivered", 30*time.Second, func(s *session.Session) bool {
+		if err := e.runner.HandleSweep(context.Background(), nil); err != nil {
+			t.Logf("sweep: %v", err)
+		}
+		return s.Status == session.StatusNeedsInput && len(turns(e.transcript(t, id))) >= 3
+	})
+	time.Sleep(time.Second) // anything delivered twice would start by now
+	got := map[string]int{}
+	for _, turn := range turns(e.transcript(t, id)) {
+		for _, m := range []string{"first queued message", "second queued message"} {
+			if strings.Contains(turn["prompt"].(string), m) {
+				got[m]++
+			}
+		}
+	}
+	if len(turns(e.transcript(t, id))) != 3 || got["first queued message"] != 1 || got["second queued message"] != 1 {
+		t.Fatalf("each queued message delivered exactly once: %v in %d turns\nchild worker said:\n%s", got, len(turns(e.transcript(t, id))), out)
+	}
+	if s := e.get(t, id); s.Status == session.StatusRunning || s.RunningJobID != nil {
+		t.Fatalf("left %s under job %v", s.Status, s.RunningJobID)
+	}
+	if n, _ := e.store.CountPendingMessages(context.Background(), id); n != 0 {
+		t.Fatalf("%d messages still queued", n)
 	}
 }
 

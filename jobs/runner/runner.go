@@ -124,6 +124,10 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("%w: bad session:run payload: %v", asynq.SkipRetry, err)
 	}
 	taskID, _ := asynq.GetTaskID(ctx)
+	// The turn ends when the worker stops or the turn's deadline passes, not when a Redis
+	// outage costs Asynq its lease on the task.
+	ctx, cancel := jobs.Lifetime(ctx)
+	defer cancel()
 	stop := r.keepLease(taskID)
 	defer stop()
 	// Store calls outlive a cancelled ctx: the cancellation means "hand the session back",
@@ -151,24 +155,33 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 // keepLease holds the run's lease until the returned stop is called; the first hold happens
 // before keepLease returns, so the orphan sweep never sees a claimed run without one.
 func (r *Runner) keepLease(taskID string) (stop func()) {
-	hold := func() {
+	hold := func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := r.queue.HoldRunLease(ctx, taskID, r.opt.LeaseTTL); err != nil {
-			r.log.Warn("run lease not refreshed", "task_id", taskID, "err", err)
+			r.log.Warn("run lease not refreshed; retrying", "task_id", taskID, "err", err)
+			return false
 		}
+		return true
 	}
 	hold()
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(r.opt.LeaseTTL / 3)
+		// A refresh that failed (Redis unreachable) is retried soon, so the lease is back as
+		// soon as Redis is, before the sweep can take the turn for dead.
+		every, retry := r.opt.LeaseTTL/3, max(r.opt.LeaseTTL/15, 50*time.Millisecond)
+		t := time.NewTimer(every)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				hold()
+				if hold() {
+					t.Reset(every)
+				} else {
+					t.Reset(retry)
+				}
 			}
 		}
 	}()

@@ -12,7 +12,8 @@ import (
 
 // HandleSweep is the periodic orphan sweep (see orchestrator/sweep.go for the rules): it parks
 // running sessions whose run died — first ending the agent process the dead worker left on this
-// host — continues every session parked for recovery, and queues again first runs that were lost.
+// host — continues every session parked for recovery, queues again deliveries whose job was
+// lost, and drains idle sessions' queued messages.
 func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	orphans, err := r.ops.FindOrphans(ctx, r.opt.SweepGrace, r.scope(), r.queue.RunAlive)
 	if err != nil {
@@ -38,12 +39,17 @@ func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	requeued, err := r.ops.RequeueStrandedStarts(ctx, r.opt.SweepGrace, r.scope(), r.queue.RunAlive)
+	requeued, err := r.ops.RedispatchPending(ctx, r.opt.SweepGrace, r.scope(), r.queue.RunAlive)
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if parked+rec.Continued+rec.Abandoned+requeued > 0 {
-		r.log.Info("orphan sweep", "parked", parked, "continued", rec.Continued, "abandoned", rec.Abandoned, "starts_requeued", requeued)
+	drained, err := r.ops.DrainIdle(ctx, r.opt.SweepGrace, r.scope())
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if parked+rec.Continued+rec.Abandoned+requeued+drained > 0 {
+		r.log.Info("orphan sweep", "parked", parked, "continued", rec.Continued, "abandoned", rec.Abandoned,
+			"dispatches_requeued", requeued, "idle_drained", drained)
 	}
 	return errors.Join(errs...)
 }

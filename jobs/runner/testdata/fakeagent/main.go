@@ -9,6 +9,9 @@
 //	EXIT <code>               exit with the code
 //	BIGLINE <bytes>           print one stdout line of that many bytes
 //
+// Like the real CLIs it ends gracefully on SIGTERM: the action under way finishes (a tool call
+// prints its result), a sleep is cut short, and it exits with 143.
+//
 // With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory, its
 // whole environment, the names of the MCP servers in its config) to that file.
 package main
@@ -23,10 +26,12 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -41,11 +46,16 @@ func main() {
 	inv := parse(os.Args[1:])
 	logInvocation(inv)
 	out := newPrinter(inv)
+	signal.Notify(out.term, syscall.SIGTERM)
 	out.start()
 	code := 0
 	for _, line := range strings.Split(inv.prompt, "\n") {
 		if c, stop := out.act(strings.TrimSpace(line)); stop {
 			code = c
+			break
+		}
+		if out.terminated() {
+			code = 143
 			break
 		}
 	}
@@ -124,11 +134,25 @@ func logInvocation(inv invocation) {
 
 // printer writes events in the invoking runtime's format.
 type printer struct {
-	inv invocation
-	enc *json.Encoder
+	inv  invocation
+	enc  *json.Encoder
+	term chan os.Signal // SIGTERM, once received
 }
 
-func newPrinter(inv invocation) *printer { return &printer{inv: inv, enc: json.NewEncoder(os.Stdout)} }
+func newPrinter(inv invocation) *printer {
+	return &printer{inv: inv, enc: json.NewEncoder(os.Stdout), term: make(chan os.Signal, 1)}
+}
+
+// terminated reports whether SIGTERM arrived (and keeps it for the next caller).
+func (p *printer) terminated() bool {
+	select {
+	case sig := <-p.term:
+		p.term <- sig
+		return true
+	default:
+		return false
+	}
+}
 
 func (p *printer) emit(v any) { _ = p.enc.Encode(v) }
 
@@ -195,7 +219,11 @@ func (p *printer) act(line string) (code int, stop bool) {
 	switch word {
 	case "SLEEP":
 		secs, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-		time.Sleep(time.Duration(secs * float64(time.Second)))
+		select {
+		case <-time.After(time.Duration(secs * float64(time.Second))):
+		case sig := <-p.term:
+			p.term <- sig // seen by terminated after this line
+		}
 	case "BIGLINE":
 		n, _ := strconv.Atoi(strings.TrimSpace(rest))
 		w := bufio.NewWriterSize(os.Stdout, 64<<10)

@@ -1,0 +1,88 @@
+// SessionProvenance: a session (by id) with its whole provenance in
+// one statement — the bounded lineage walk of package lineage (the specification; a property
+// test holds this statement to it), every human message said anywhere in the walked graph, and
+// the roster — so a read is one round trip.
+//   origin: the spawn chain upward, at most $max_depth steps (one more is read to tell a cut
+//     chain from a complete one).
+//   up: breadth-first over spawn and uncle edges; a level that would pass $max_depth or
+//     $max_nodes stalls the walk on its frontier. Anchors are the sessions found with no senior
+//     at all, plus the stalled frontier.
+//   down: breadth-first from the roots (origin first, then anchors by id), each level's unseen
+//     juniors by id, admitted until $max_nodes, $max_depth levels deep; each junior is drawn
+//     under its spawn parent when that reached it, else the lowest-id uncle that did.
+// The top-k per level is a constant ($max_nodes + 1), sliced to what can still be admitted.
+// Params: $id (integer), $max_depth, $max_nodes.
+// Returns: zero rows when no session has the id, else one row {s, origin, roots, truncated,
+// nodes: [{id, title, agent_root, status, genesis, scheduling_class, parent_id, uncle_ids, depth,
+// under}] in walk order, messages: [{id, session_id, author, channel, content, occurred_at,
+// entry_point, slack_user_id, slack_channel, slack_permalink}] chronological, users: [{key,
+// display_name, email, slack_user_ids, notes, created_at, updated_at}] by key}.
+MATCH (s:Session {id: $id})
+OPTIONAL MATCH chain = (:Session)-[:SPAWNED*1..9]->(s)
+WITH s, chain ORDER BY length(chain) DESC LIMIT 1
+WITH s, CASE WHEN chain IS NULL THEN [s] ELSE reverse(nodes(chain)) END AS chain
+WITH s, chain[CASE WHEN size(chain) - 1 < $max_depth THEN size(chain) - 1 ELSE $max_depth END] AS origin,
+     size(chain) > $max_depth + 1 AS chainCut,
+     reduce(st = {f: [s], seen: [s], top: [], stalled: [], done: false}, depth IN range(1, $max_depth + 1) |
+       CASE WHEN st.done THEN st ELSE COLLECT {
+         WITH COLLECT { UNWIND st.f AS x MATCH (x)<-[:SPAWNED|UNCLE_OF]-(p:Session) WHERE NOT p IN st.seen RETURN DISTINCT p } AS next,
+              COLLECT { UNWIND st.f AS x WITH x WHERE NOT EXISTS { (x)<-[:SPAWNED|UNCLE_OF]-(:Session) } RETURN x } AS top
+         RETURN CASE
+           WHEN size(next) = 0 THEN {f: [], seen: st.seen, top: st.top + top, stalled: [], done: true}
+           WHEN depth > $max_depth OR size(st.seen) + size(next) > $max_nodes
+             THEN {f: [], seen: st.seen, top: st.top + top, stalled: st.f, done: true}
+           ELSE {f: next, seen: st.seen + next, top: st.top + top, stalled: [], done: false}
+         END
+       }[0] END) AS up
+WITH s, origin, chainCut OR size(up.stalled) > 0 AS upCut,
+     [origin] + [a IN COLLECT { UNWIND up.top + up.stalled AS a WITH DISTINCT a ORDER BY a.id RETURN a } WHERE a <> origin] AS roots
+WITH s, origin, upCut, roots,
+     reduce(st = {f: roots, order: [r IN roots | {n: r, depth: 0, under: null}], seen: roots, cut: false, done: false},
+            level IN range(1, $max_depth + 1) |
+       CASE WHEN st.done THEN st ELSE COLLECT {
+         WITH COLLECT {
+           UNWIND st.f AS x
+           MATCH (x)-[:SPAWNED|UNCLE_OF]->(j:Session)
+           WHERE NOT j IN st.seen
+           WITH DISTINCT j ORDER BY j.id LIMIT $max_nodes + 1
+           RETURN {n: j, depth: level, under: coalesce(
+             COLLECT { MATCH (p:Session)-[:SPAWNED]->(j) WHERE p IN st.f RETURN p.id }[0],
+             COLLECT { MATCH (u:Session)-[:UNCLE_OF]->(j) WHERE u IN st.f RETURN u.id AS uid ORDER BY uid LIMIT 1 }[0])}
+         } AS found
+         WITH found, $max_nodes - size(st.order) AS room
+         WITH CASE WHEN room + 1 > 0 THEN found[..room + 1] ELSE [] END AS found, room
+         WITH found, CASE WHEN room > 0 THEN found[..room] ELSE [] END AS admitted
+         RETURN CASE
+           WHEN size(found) = 0 THEN st{.*, f: [], done: true}
+           WHEN level > $max_depth THEN st{.*, f: [], cut: true, done: true}
+           ELSE st{.*, f: [e IN admitted | e.n], order: st.order + admitted, seen: st.seen + [e IN admitted | e.n],
+                   cut: size(admitted) < size(found), done: size(admitted) < size(found)}
+         END
+       }[0] END) AS down
+WITH s, origin, roots, upCut OR down.cut AS cut, down.order AS order, s IN down.seen AS reached
+WITH s, origin, roots, cut OR NOT reached AS truncated,
+     CASE WHEN reached THEN order
+       ELSE order + {n: s, depth: last(order).depth + 1, under: last(order).n.id} END AS order
+WITH s, origin, roots, truncated, order, [e IN order | e.n] AS members
+RETURN s, origin.id AS origin, [r IN roots | r.id] AS roots, truncated,
+  COLLECT {
+    UNWIND range(0, size(order) - 1) AS i
+    WITH i, order[i] AS e, order[i].n AS n
+    RETURN {id: n.id, title: n.title, agent_root: n.agent_root_key, status: n.status, genesis: n.genesis,
+            scheduling_class: n.scheduling_class, depth: e.depth, under: e.under,
+            parent_id: COLLECT { MATCH (p:Session)-[:SPAWNED]->(n) RETURN p.id }[0],
+            uncle_ids: COLLECT { MATCH (u:Session)-[:UNCLE_OF]->(n) RETURN u.id AS uid ORDER BY uid }}
+    ORDER BY i
+  } AS nodes,
+  COLLECT {
+    UNWIND members AS n
+    MATCH (n)-[:HAS_HUMAN_MESSAGE]->(h:HumanMessage)
+    WITH h ORDER BY h.occurred_at, h.id
+    RETURN h{.id, .session_id, .author, .channel, .content, .occurred_at, .entry_point, .slack_user_id,
+             .slack_channel, .slack_permalink}
+  } AS messages,
+  COLLECT {
+    MATCH (u:User)
+    WITH u ORDER BY u.key
+    RETURN u{.key, .display_name, .email, .slack_user_ids, .notes, .created_at, .updated_at}
+  } AS users
