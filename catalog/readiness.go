@@ -91,6 +91,7 @@ func (a *Artifact) readiness(rules variableLookup, storeDown bool) Readiness {
 			parts = append(parts, strings.Join(missing, ", ")+" unresolved")
 		}
 		if len(refused) > 0 {
+			slices.Sort(refused)
 			parts = append(parts, strings.Join(slices.Compact(refused), ", ")+" not readable by MCP servers (ZIMMER_MCP_VARIABLES)")
 		}
 		return Readiness{StateMissingConfiguration, strings.Join(parts, "; ")}
