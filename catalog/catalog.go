@@ -44,6 +44,12 @@ type Artifact struct {
 	Description    string         `json:"description"`
 	DefaultInRoots []string       `json:"default_in_roots"`
 	Raw            map[string]any `json:"-"`
+	// Unavailable is an MCP server's declared reason it cannot work here, normalised to one
+	// line of at most 200 characters; "" when the entry declares none.
+	Unavailable string `json:"-"`
+	// StartupTimeoutSec is an MCP server's accepted startup_timeout_sec (an integer in 5..600);
+	// nil when absent or refused, which the API reports as null.
+	StartupTimeoutSec *int `json:"-"`
 }
 
 // Model is one model a runtime can run.
@@ -79,21 +85,31 @@ type Catalog struct {
 	Warnings   []string // dangling references dropped while loading
 }
 
+// DefaultRoot is the agent root a caller that names none is offered first (the original's
+// AO_DEFAULT_AGENT_ROOT default); GET /configs marks it.
+const DefaultRoot = "general-agent"
+
 // ErrInvalid wraps every catalog file that cannot be used.
 var ErrInvalid = errors.New("invalid catalog")
 
-// Load reads the catalog from dir, or the catalog built into the binary when dir is empty.
-// Files other than roots.json may be absent (an empty catalog of that kind).
+// Files names the catalog's files: the two a catalog folder must hold, then the ones that fall
+// back to the built-in copy when the folder has none.
+var (
+	requiredFiles = []string{"roots.json", "mcp.json"}
+	optionalFiles = []string{"skills.json", "hooks.json", "plugins.json", "runtimes.json", "goals.json"}
+)
+
+// Load reads the catalog from dir, or the catalog built into the binary when dir is empty. A
+// folder must hold roots.json and mcp.json (the contract); every other file it lacks is taken
+// from the built-in catalog.
 func Load(dir string) (*Catalog, error) {
-	var fsys fs.FS
-	if dir == "" {
-		sub, err := fs.Sub(defaultFS, "default")
-		if err != nil {
-			return nil, fmt.Errorf("open built-in catalog: %w", err)
-		}
-		fsys = sub
-	} else {
-		fsys = os.DirFS(dir)
+	builtin, err := fs.Sub(defaultFS, "default")
+	if err != nil {
+		return nil, fmt.Errorf("open built-in catalog: %w", err)
+	}
+	fsys := builtin
+	if dir != "" {
+		fsys = fallbackFS{primary: os.DirFS(dir), fallback: builtin}
 	}
 	c := &Catalog{}
 	var roots map[string]*Root
@@ -107,9 +123,13 @@ func Load(dir string) (*Catalog, error) {
 			r.DefaultBranch = "main"
 		}
 	}
-	var err error
 	if c.MCPServers, err = readArtifacts(fsys, "mcp.json"); err != nil {
 		return nil, err
+	}
+	for _, id := range sortedKeys(c.MCPServers) {
+		if err := c.checkServer(c.MCPServers[id]); err != nil {
+			return nil, err
+		}
 	}
 	if c.Skills, err = readArtifacts(fsys, "skills.json"); err != nil {
 		return nil, err
@@ -120,7 +140,7 @@ func Load(dir string) (*Catalog, error) {
 	if c.Plugins, err = readArtifacts(fsys, "plugins.json"); err != nil {
 		return nil, err
 	}
-	if err := readJSON(fsys, "runtimes.json", true, &c.Runtimes); err != nil {
+	if err := readJSON(fsys, "runtimes.json", false, &c.Runtimes); err != nil {
 		return nil, err
 	}
 	if err := readJSON(fsys, "goals.json", false, &c.Goals); err != nil {
@@ -128,6 +148,18 @@ func Load(dir string) (*Catalog, error) {
 	}
 	c.invertDefaults()
 	return c, nil
+}
+
+// fallbackFS reads the catalog folder's own files (roots.json and mcp.json only from there) and
+// the built-in copy of any other file the folder does not hold.
+type fallbackFS struct{ primary, fallback fs.FS }
+
+func (f fallbackFS) Open(name string) (fs.File, error) {
+	file, err := f.primary.Open(name)
+	if errors.Is(err, fs.ErrNotExist) && !slices.Contains(requiredFiles, name) {
+		return f.fallback.Open(name)
+	}
+	return file, err
 }
 
 func readJSON(fsys fs.FS, name string, required bool, into any) error {
@@ -146,7 +178,7 @@ func readJSON(fsys fs.FS, name string, required bool, into any) error {
 
 func readArtifacts(fsys fs.FS, name string) (map[string]*Artifact, error) {
 	var raw map[string]json.RawMessage
-	if err := readJSON(fsys, name, false, &raw); err != nil {
+	if err := readJSON(fsys, name, slices.Contains(requiredFiles, name), &raw); err != nil {
 		return nil, err
 	}
 	out := map[string]*Artifact{}
@@ -155,11 +187,11 @@ func readArtifacts(fsys fs.FS, name string) (map[string]*Artifact, error) {
 			continue
 		}
 		a := &Artifact{Name: id}
-		if err := json.Unmarshal(msg, a); err != nil {
-			return nil, fmt.Errorf("%w: %s entry %q: %v", ErrInvalid, name, id, err)
+		if err := json.Unmarshal(msg, &a.Raw); err != nil || a.Raw == nil {
+			return nil, fmt.Errorf("%w: %s entry %q is not a JSON object", ErrInvalid, name, id)
 		}
-		if err := json.Unmarshal(msg, &a.Raw); err != nil {
-			return nil, fmt.Errorf("%w: %s entry %q: %v", ErrInvalid, name, id, err)
+		if err := json.Unmarshal(msg, a); err != nil {
+			return nil, fmt.Errorf("%w: %s entry %q: %s", ErrInvalid, name, id, fieldProblem(err))
 		}
 		if a.Title == "" {
 			a.Title = id

@@ -67,12 +67,19 @@ type RuntimeConfigRequest struct {
 	// the working directory's own file carries are the repository's and are never expanded.
 	Lookup  func(string) (string, bool)
 	Allowed []string
+	// Previous are the entries Zimmer wrote into this file on an earlier prepare (RuntimeConfig's
+	// Written). They are dropped before the config is built again, so a server removed from the
+	// session is really gone, while every other entry (the repository's own) is kept.
+	Previous []string
 }
 
 // RuntimeConfig is what WriteRuntimeConfig wrote.
 type RuntimeConfig struct {
 	Path     string   // the file written
 	Injected []string // entries Zimmer added itself, for custom_metadata.injected_mcp_servers
+	// Written are every entry Zimmer put in the file (selected catalog servers and injected
+	// ones), sorted: the next prepare's Previous.
+	Written []string
 	// Env is process-level environment for the agent CLI: Claude's MCP_TIMEOUT and
 	// NPM_CONFIG_CACHE (Codex and Pi take everything per entry).
 	Env      map[string]string
@@ -120,7 +127,8 @@ var runtimes = map[string]runtimeRules{
 }
 
 // WriteRuntimeConfig writes the session's MCP config in the runtime's own file (reference
-// §4.6): the file already in the working directory wins entry by entry, the selected catalog
+// §4.6) on every prepare: the entries an earlier prepare wrote (req.Previous) are dropped, the
+// rest of the file (the repository's own) wins entry by entry, the selected catalog
 // servers are added, zimmer and zimmer-self-session are injected by the seed's collision rules,
 // every zimmer* entry is pointed at this instance and stamped with the session, ${VAR}s are
 // resolved, npx servers get their caches pinned and each runtime its startup budget.
@@ -140,12 +148,17 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	if err != nil {
 		return RuntimeConfig{}, err
 	}
+	for _, name := range req.Previous {
+		delete(servers, name)
+	}
 	fromCatalog, warnings := c.seedSelected(servers, req.Servers)
 	out.Warnings = warnings
 	if err := resolvePlaceholders(fromCatalog, req.lookup()); err != nil {
 		return RuntimeConfig{}, err
 	}
 	out.Injected = c.inject(servers, req)
+	out.Written = append(slices.Collect(maps.Keys(fromCatalog)), out.Injected...)
+	slices.Sort(out.Written)
 	out.Warnings = append(out.Warnings, retarget(servers, req)...)
 	pinNpxCaches(servers, req.WorkDir)
 	rules.timeouts(servers, out.Env)
@@ -165,18 +178,25 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 // lookup is what a catalog placeholder may resolve to: this instance's URL and key, and the
 // environment's allowed, non-reserved variables. A refused name reports ok with refused set.
 func (r RuntimeConfigRequest) lookup() variableLookup {
-	own := map[string]string{"ZIMMER_PUBLIC_URL": strings.TrimRight(r.PublicURL, "/"), "ZIMMER_API_KEY": r.APIKey}
+	return placeholderRules(strings.TrimRight(r.PublicURL, "/"), r.APIKey, r.Allowed, r.Lookup)
+}
+
+// placeholderRules is the one rule for what a catalog ${VAR} may become: ZIMMER_PUBLIC_URL and
+// ZIMMER_API_KEY are this instance's; any other of Zimmer's own names, or a name outside a
+// non-empty allow-list, is refused; the rest come from lookup (nil: nothing resolves).
+func placeholderRules(publicURL, apiKey string, allowed []string, lookup func(string) (string, bool)) variableLookup {
+	own := map[string]string{"ZIMMER_PUBLIC_URL": publicURL, "ZIMMER_API_KEY": apiKey}
 	return func(name string) (value string, ok, refused bool) {
 		if v, ok := own[name]; ok {
 			return v, true, false
 		}
-		if config.Reserved(name) || (len(r.Allowed) > 0 && !slices.Contains(r.Allowed, name)) {
+		if config.Reserved(name) || (len(allowed) > 0 && !slices.Contains(allowed, name)) {
 			return "", false, true
 		}
-		if r.Lookup == nil {
+		if lookup == nil {
 			return "", false, false
 		}
-		v, ok := r.Lookup(name)
+		v, ok := lookup(name)
 		return v, ok, false
 	}
 }
@@ -277,7 +297,9 @@ func (c *Catalog) seedSelected(servers map[string]*Server, selected []string) (m
 			}
 			servers[id], added[id] = s, s
 		}
-		servers[id].declared = a.StartupTimeoutSec()
+		if a.StartupTimeoutSec != nil {
+			servers[id].declared = *a.StartupTimeoutSec
+		}
 	}
 	return added, warnings
 }
@@ -290,16 +312,6 @@ func (s *Server) incomplete() string {
 		return "is stdio but has no command"
 	}
 	return ""
-}
-
-// StartupTimeoutSec is the entry's accepted startup_timeout_sec: an integer in 5..600, else 0
-// (absent, a string, a fraction or out of range all fall back to the default).
-func (a *Artifact) StartupTimeoutSec() int {
-	v, ok := a.Raw["startup_timeout_sec"].(float64)
-	if !ok || v != float64(int(v)) || v < 5 || v > 600 {
-		return 0
-	}
-	return int(v)
 }
 
 // inject adds zimmer for a root with subagent roots unless the file or catalog already has a

@@ -430,3 +430,62 @@ func TestTheConfigIsPrivateToTheWorker(t *testing.T) {
 		t.Fatalf("a rewritten checked-in config is 0600, got %v", info.Mode())
 	}
 }
+
+// A config is written again before every turn: the entries the last prepare wrote are taken out
+// first, so a deselected server is really gone while the repository's own entries stay.
+func TestRegeneratedConfigDropsWhatZimmerWroteAndKeepsTheRepositorysEntries(t *testing.T) {
+	c := testCatalog(t)
+	for _, runtime := range []string{RuntimeClaude, RuntimeCodex} {
+		req := request(t, runtime, "context7", "fast")
+		req.Root = "router" // zimmer is injected, and covers the self-session surface
+		if runtime == RuntimeClaude {
+			write(t, req.WorkDir, ".mcp.json", `{"mcpServers": {"repo-own": {"command": "./tools/mcp"}, "fast": {"command": "./mine"}}}`)
+		} else {
+			if err := os.MkdirAll(filepath.Join(req.WorkDir, ".codex"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, req.WorkDir, ".codex/config.toml", "[mcp_servers.repo-own]\ncommand = \"./tools/mcp\"\n\n[mcp_servers.fast]\ncommand = \"./mine\"\n")
+		}
+		first, err := c.WriteRuntimeConfig(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"context7", SubagentServer}; !slices.Equal(first.Written, want) {
+			t.Fatalf("%s: Zimmer wrote %v, want %v (a repository's own fast is not Zimmer's)", runtime, first.Written, want)
+		}
+
+		req.Servers, req.Previous = []string{"playwright"}, first.Written
+		second, err := c.WriteRuntimeConfig(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := serverNames(t, runtime, second.Path)
+		for _, want := range []string{"repo-own", "fast", "playwright", SubagentServer} {
+			if !slices.Contains(names, want) {
+				t.Errorf("%s: the regenerated config lacks %s: %v", runtime, want, names)
+			}
+		}
+		if slices.Contains(names, "context7") {
+			t.Errorf("%s: a server removed from the session is gone from its config: %v", runtime, names)
+		}
+		if !slices.Equal(second.Written, []string{"playwright", SubagentServer}) {
+			t.Errorf("%s: written the second time: %v", runtime, second.Written)
+		}
+	}
+}
+
+func serverNames(t *testing.T, runtime, path string) []string {
+	t.Helper()
+	var names []string
+	if runtime == RuntimeCodex {
+		for name := range codexTOML(t, path)["mcp_servers"].(map[string]any) {
+			names = append(names, name)
+		}
+	} else {
+		for name := range mcpJSON(t, path) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}

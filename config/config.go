@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,7 +42,10 @@ type Config struct {
 	SlackMappedOnly bool
 	// MCPVariables are the ${VAR}s catalog MCP entries may read (ZIMMER_MCP_VARIABLES,
 	// comma-separated); empty means any variable but Zimmer's own (Reserved).
-	MCPVariables  []string
+	MCPVariables []string
+	// SecretsFile holds values for catalog ${VAR}s (ZIMMER_SECRETS_FILE: KEY=value lines, mode
+	// 0600), asked before the environment. Read at every prepare, never logged.
+	SecretsFile   string
 	ShutdownGrace time.Duration
 }
 
@@ -51,7 +55,7 @@ var Variables = []string{
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
-	"ZIMMER_SLACK_MAPPED_ONLY",
+	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -89,6 +93,7 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		WebPassword:        getenv("ZIMMER_WEB_PASSWORD"),
 		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 		MCPVariables:       splitKeys(getenv("ZIMMER_MCP_VARIABLES")),
+		SecretsFile:        getenv("ZIMMER_SECRETS_FILE"),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	var err error
@@ -151,6 +156,13 @@ func (c Config) validate(requireKeys bool) error {
 	for _, v := range c.MCPVariables {
 		if Reserved(v) {
 			bad("ZIMMER_MCP_VARIABLES names %s, which is Zimmer's own and never reaches an MCP server", v)
+		}
+	}
+	if c.SecretsFile != "" {
+		if info, err := os.Stat(c.SecretsFile); err != nil || !info.Mode().IsRegular() {
+			bad("ZIMMER_SECRETS_FILE=%q is not a readable file", c.SecretsFile)
+		} else if info.Mode().Perm()&0o077 != 0 {
+			bad("ZIMMER_SECRETS_FILE=%q has mode %04o; it must be 0600 (chmod 600 it)", c.SecretsFile, info.Mode().Perm())
 		}
 	}
 	if strings.Contains(c.WebUser, ":") {

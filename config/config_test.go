@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -115,6 +117,34 @@ func TestRedactURLMasksOnlyThePassword(t *testing.T) {
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSecretsFileMustBeReadableByItsOwnerAlone(t *testing.T) {
+	dir := t.TempDir()
+	private, shared := filepath.Join(dir, "private"), filepath.Join(dir, "shared")
+	for path, mode := range map[string]os.FileMode{private: 0o600, shared: 0o644} {
+		if err := os.WriteFile(path, []byte("TOKEN=x\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ path, want string }{
+		{private, ""},
+		{shared, `ZIMMER_SECRETS_FILE="` + shared + `" has mode 0644; it must be 0600`},
+		{filepath.Join(dir, "absent"), "is not a readable file"},
+		{dir, "is not a readable file"},
+	}
+	for _, tt := range tests {
+		c, err := Load(envOf(map[string]string{"ZIMMER_SECRETS_FILE": tt.path}), false)
+		switch {
+		case tt.want == "" && (err != nil || c.SecretsFile != tt.path):
+			t.Errorf("%s: accepted: %v", tt.path, err)
+		case tt.want != "" && (!errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: want %q, got %v", tt.path, tt.want, err)
 		}
 	}
 }

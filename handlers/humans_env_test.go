@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
@@ -56,6 +57,8 @@ type humansOpts struct {
 	// slackMappedOnly is ZIMMER_SLACK_MAPPED_ONLY=1.
 	slackMappedOnly bool
 	log             *slog.Logger // nil discards
+	catalogDir      string       // "" is the built-in catalog
+	variables       catalog.Variables
 }
 
 func setupHumans(t *testing.T, o humansOpts) *humans {
@@ -63,7 +66,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	m := metrics.New()
 	log := cmp.Or(o.log, graphtest.Logger())
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
-		SlackMappedOnly: o.slackMappedOnly, Log: log})
+		SlackMappedOnly: o.slackMappedOnly, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
 	store := e.Store
 	d := handlers.Deps{Ops: e.Ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}
 	if !o.noWeb {

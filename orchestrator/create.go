@@ -91,6 +91,9 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (Created, error) {
 			out.Warnings = append(out.Warnings, notQueuedWarning)
 		}
 	}
+	if w := s.warnUnstartable(ctx, out.Session); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	return out, nil
 }
 
@@ -157,7 +160,7 @@ var slugFormat = regexp.MustCompile(`^[a-z0-9-]+$`)
 // buildDraft resolves the agent root, fills defaults and validates everything, reporting every
 // problem at once.
 func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Session, error) {
-	cat := s.catalog
+	cat := s.Catalog()
 	var root *catalog.Root
 	if p.AgentRoot != nil {
 		r, ok := cat.Roots[*p.AgentRoot]
@@ -213,7 +216,7 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 // applyRoot fills repository, runtime, model and artifact lists from the request, then the root,
 // then the global defaults.
 func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Root, bad *problems) {
-	cat := s.catalog
+	cat := s.Catalog()
 	var r catalog.Root
 	if root != nil {
 		r = *root
@@ -269,7 +272,7 @@ func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Ro
 // applyModel validates an explicit model and self-heals an invalid root default to the
 // runtime's default.
 func (s *Service) applyModel(d *session.Session, r catalog.Root, bad *problems) {
-	cat := s.catalog
+	cat := s.Catalog()
 	if m, ok := d.Config["model"]; ok {
 		model, isString := m.(string)
 		if !isString || !cat.HasModel(d.AgentRuntime, model) {

@@ -220,7 +220,7 @@ func newHandOff(u *session.Session, reason, prompt string) *handOff {
 // delivers leaves the queue in the same transaction: from here on the pending dispatch holds it.
 func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *string, h *handOff, label string) error {
 	if goal != nil {
-		g := s.catalog.ResolveGoal(*goal)
+		g := s.Catalog().ResolveGoal(*goal)
 		u.Goal = &g
 	}
 	if u.Status == session.StatusRunning {

@@ -42,7 +42,7 @@ func (nopObserver) ObserveHumanMessage(string) {}
 type Deps struct {
 	Store     *graph.Store
 	Queue     Queue
-	Catalog   *catalog.Catalog
+	Catalog   catalog.Source // a *catalog.Catalog, or a *catalog.Live that reloads
 	Log       *slog.Logger
 	Now       func() time.Time
 	Observer  Observer
@@ -52,13 +52,17 @@ type Deps struct {
 	// DataDir is ZIMMER_DATA_DIR: transcripts are read and written only at the paths derived
 	// from it and a session's id. "" means ./.zimmer.
 	DataDir string
+	// Variables is where the readiness checks look catalog ${VAR}s up, the same chain a prepare
+	// resolves them from (the secrets file, then the environment, under the allow-list).
+	Variables catalog.Variables
 }
 
 // Service runs the shared operations. It is safe for concurrent use.
 type Service struct {
 	store   *graph.Store
 	queue   Queue
-	catalog *catalog.Catalog
+	catalog catalog.Source
+	vars    catalog.Variables
 	log     *slog.Logger
 	now     func() time.Time
 	obs     Observer
@@ -70,7 +74,7 @@ type Service struct {
 
 // New builds the service.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, log: d.Log, now: d.Now, obs: d.Observer,
+	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer")}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
@@ -87,8 +91,9 @@ func New(d Deps) *Service {
 	return s
 }
 
-// Catalog is the catalog the service validates against.
-func (s *Service) Catalog() *catalog.Catalog { return s.catalog }
+// Catalog is the catalog as it is now. An operation takes it once and reads that snapshot
+// throughout; the next call may see a reloaded one.
+func (s *Service) Catalog() *catalog.Catalog { return s.catalog.Current() }
 
 // Health pings every dependency with a short deadline and returns each one's error (nil when it
 // answered), keyed by name: neo4j, redis.

@@ -72,7 +72,7 @@ func (s *Service) List(ctx context.Context, p ListParams) ([]*session.Session, P
 	if session.Status(p.Status).Valid() {
 		f.Status = p.Status
 	}
-	if _, ok := s.catalog.Runtimes[p.AgentRuntime]; ok {
+	if _, ok := s.Catalog().Runtimes[p.AgentRuntime]; ok {
 		f.AgentRuntime = p.AgentRuntime
 	}
 	if session.Class(p.PriorityClass).Valid() {
@@ -119,7 +119,7 @@ func (s *Service) Update(ctx context.Context, id int64, p UpdateParams) (*sessio
 		if p.Goal.Set {
 			u.Goal = blankToNil(p.Goal.Value)
 			if u.Goal != nil {
-				goal := s.catalog.ResolveGoal(*u.Goal)
+				goal := s.Catalog().ResolveGoal(*u.Goal)
 				u.Goal = &goal
 			}
 		}

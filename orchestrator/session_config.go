@@ -45,7 +45,7 @@ type artifactList struct {
 }
 
 func (s *Service) artifactList(kind ArtifactKind) (artifactList, error) {
-	cat := s.catalog
+	cat := s.Catalog()
 	switch kind {
 	case ArtifactMCPServers:
 		return artifactList{"MCP servers", session.MaxMCPServers, cat.MCPServers, func(u *session.Session) *[]string { return &u.MCPServers }}, nil
@@ -150,10 +150,11 @@ func diffLists(before, after []string) ListChange {
 func (s *Service) ChangeModel(ctx context.Context, id int64, model string) (*session.Session, string, error) {
 	model = strings.TrimSpace(model)
 	var before string
+	cat := s.Catalog()
 	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
-		if !s.catalog.HasModel(u.AgentRuntime, model) {
+		if !cat.HasModel(u.AgentRuntime, model) {
 			return invalid("Invalid model", fmt.Sprintf("model %q is not valid for runtime %s. Valid models: %s",
-				model, u.AgentRuntime, strings.Join(s.catalog.ModelIDs(u.AgentRuntime), ", ")))
+				model, u.AgentRuntime, strings.Join(cat.ModelIDs(u.AgentRuntime), ", ")))
 		}
 		before, _ = u.Config["model"].(string)
 		u.Config["model"] = model

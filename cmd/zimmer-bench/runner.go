@@ -103,6 +103,7 @@ git -c user.name=b -c user.email=b@example.invalid add -A; git -c user.name=b -c
 	catDir := filepath.Join(dir, "catalog")
 	files := map[string]string{
 		"roots.json":    fmt.Sprintf(`{"bench": {"url": %q, "default_branch": "main"}}`, "file://"+repo),
+		"mcp.json":      `{}`,
 		"runtimes.json": `{"claude_code": {"models": [{"id": "opus", "default": true}]}}`,
 	}
 	if err := os.MkdirAll(catDir, 0o755); err != nil {

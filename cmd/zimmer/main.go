@@ -87,12 +87,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	if _, err := store.Migrate(ctx); err != nil {
 		return err
 	}
-	cat, err := catalog.Load(cfg.CatalogDir)
+	cat, err := liveCatalog(ctx, cfg, log)
 	if err != nil {
 		return err
-	}
-	for _, w := range cat.Warnings {
-		log.Warn("catalog", "warning", w)
 	}
 	queue, err := jobs.OpenQueue(cfg.RedisURL)
 	if err != nil {
@@ -100,7 +97,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	}
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
-		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, DataDir: cfg.DataDir})
+		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL},
 		SlackSigningSecret: cfg.SlackSigningSecret})
@@ -121,12 +118,12 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	if err := queue.Ping(ctx); err != nil {
 		return fmt.Errorf("%w (start Redis with `make up`, or set REDIS_URL)", err)
 	}
-	cat, err := catalog.Load(cfg.CatalogDir)
+	cat, err := liveCatalog(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
-		DataDir: cfg.DataDir})
+		DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
 	var apiKey string
 	if len(cfg.APIKeys) > 0 {
 		apiKey = cfg.APIKeys[0]
@@ -134,9 +131,9 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 		log.Warn("API_KEYS is empty: the MCP entries injected into sessions will call Zimmer without a key")
 	}
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL, APIKey: apiKey,
-		MCPVariables: cfg.MCPVariables,
-		Bins:         map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
-		Runs:         m.RegisterRuns()})
+		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
+		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
+		Runs: m.RegisterRuns()})
 	if err != nil {
 		return err
 	}
@@ -151,6 +148,24 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	go func() { errc <- listen(ctx, cfg, log, srv) }()
 	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", config.RedactURL(cfg.PublicURL))
 	return errors.Join(w.Run(ctx), <-errc)
+}
+
+// catalogPoll is how often a catalog folder's files are checked for changes.
+const catalogPoll = 5 * time.Second
+
+// liveCatalog loads ZIMMER_CATALOG_DIR (a bad catalog stops the process) and reloads it while
+// ctx lasts whenever its files change.
+func liveCatalog(ctx context.Context, cfg config.Config, log *slog.Logger) (*catalog.Live, error) {
+	cat, err := catalog.NewLive(cfg.CatalogDir, log)
+	if err != nil {
+		return nil, err
+	}
+	go cat.Watch(ctx, catalogPoll)
+	return cat, nil
+}
+
+func mcpVariables(cfg config.Config) catalog.Variables {
+	return catalog.Variables{SecretsFile: cfg.SecretsFile, Env: os.LookupEnv, Allowed: cfg.MCPVariables}
 }
 
 // listen serves until ctx ends, then drains in-flight requests within the grace period.

@@ -19,10 +19,10 @@ func getConfigsTool() *toolDef {
 }
 
 func runGetConfigs(_ context.Context, c *call) (string, error) {
-	cat := c.h.ops.Catalog()
+	cat, ready := c.h.ops.Readiness()
 	var b doc
-	writeServers(&b, cat)
-	writeRoots(&b, cat, c.scope)
+	writeServers(&b, cat, ready)
+	writeRoots(&b, cat, ready, c.scope)
 	writeRuntimes(&b, cat)
 	writeGoals(&b, cat)
 	b.heading(3, "Usage Notes")
@@ -35,22 +35,16 @@ func runGetConfigs(_ context.Context, c *call) (string, error) {
 	return b.String(), nil
 }
 
-// unavailableReason is a server's declared reason it cannot work here, "" when it declares none.
-// Readiness probing (unresolved ${VAR}s, OAuth state) belongs to the catalog's readiness checks
-// (SPEC §7 C2); what the catalog declares is all this reads.
-func unavailableReason(a *catalog.Artifact) string {
-	reason, _ := a.Raw["unavailable"].(string)
-	return strings.Join(strings.Fields(reason), " ")
-}
-
-func writeServers(b *doc, cat *catalog.Catalog) {
+// writeServers lists the servers that can start now and names the rest in a one-line-each
+// Unavailable roster, so an agent can tell a broken server from a missing one.
+func writeServers(b *doc, cat *catalog.Catalog, ready map[string]catalog.Readiness) {
 	b.heading(2, "MCP Servers")
 	var usable, broken []string
 	for _, name := range sortedKeys(cat.MCPServers) {
-		if unavailableReason(cat.MCPServers[name]) == "" {
-			usable = append(usable, name)
-		} else {
+		if ready[name].Blocks() {
 			broken = append(broken, name)
+		} else {
+			usable = append(usable, name)
 		}
 	}
 	switch {
@@ -74,12 +68,12 @@ func writeServers(b *doc, cat *catalog.Catalog) {
 	if len(broken) > 0 {
 		b.heading(3, "Unavailable")
 		for _, name := range broken {
-			b.linef("- `%s` — unavailable: %s", name, oneLine(unavailableReason(cat.MCPServers[name])))
+			b.linef("- `%s` — unavailable: %s", name, oneLine(ready[name].Reason))
 		}
 	}
 }
 
-func writeRoots(b *doc, cat *catalog.Catalog, scope *Scope) {
+func writeRoots(b *doc, cat *catalog.Catalog, ready map[string]catalog.Readiness, scope *Scope) {
 	b.heading(2, "Agent Roots")
 	shown := 0
 	for _, name := range sortedKeys(cat.Roots) {
@@ -94,7 +88,7 @@ func writeRoots(b *doc, cat *catalog.Catalog, scope *Scope) {
 		b.optField("Description", oneLine(r.Description))
 		b.field("Default Branch", r.DefaultBranch)
 		b.optField("Default Subdirectory", r.Subdirectory)
-		b.field("Default MCP Servers", listOrNone(markUnavailable(cat, r.DefaultMCPServers)))
+		b.field("Default MCP Servers", listOrNone(markUnavailable(ready, r.DefaultMCPServers)))
 		b.optField("Default Goal", r.DefaultGoal)
 		b.field("Default Skills", listOrNone(r.DefaultSkills))
 		b.optField("Default Runtime", r.DefaultRuntime)
@@ -105,11 +99,13 @@ func writeRoots(b *doc, cat *catalog.Catalog, scope *Scope) {
 	}
 }
 
-func markUnavailable(cat *catalog.Catalog, names []string) []string {
+// markUnavailable flags a root default that cannot start: the list is otherwise copied into
+// start_session verbatim.
+func markUnavailable(ready map[string]catalog.Readiness, names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = n
-		if a, ok := cat.MCPServers[n]; ok && unavailableReason(a) != "" {
+		if ready[n].Blocks() {
 			out[i] += " (unavailable)"
 		}
 	}

@@ -169,6 +169,7 @@ type sessionPage struct {
 	Session          *session.Session
 	Root             string
 	Notice           string
+	Alert            string // beside the created notice: which of its MCP servers cannot start
 	Outline          []outlineLine
 	Truncated        bool
 	TruncationReason string
@@ -195,6 +196,9 @@ func (h *Handler) showSession(c *gin.Context) {
 	p := sessionPage{Session: rec.Session, Root: rootOf(rec.Session), Notice: notices[c.Query("notice")], Outline: outline(hier),
 		Truncated: hier.Truncated, TruncationReason: hier.Reason(), HereCount: rec.HereCount(),
 		ElsewhereCount: rec.ElsewhereCount(), Gaps: rec.Gaps}
+	if c.Query("notice") == "created" {
+		p.Alert = h.ops.ServerWarning(rec.Session.MCPServers)
+	}
 	for _, e := range rec.Entries {
 		v := entryView{Entry: e, Here: e.Origin == provenance.Here}
 		if strings.HasPrefix(e.SlackPermalink, "https://") {

@@ -150,6 +150,7 @@ type envOptions struct {
 	noWork   bool // no in-process worker (the kill test runs its own)
 	dataDir  string
 	grace    time.Duration
+	secrets  string // ZIMMER_SECRETS_FILE
 }
 
 var (
@@ -205,7 +206,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}))
 	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
-	e.runner = e.newRunner(t, o.bins, m.RegisterRuns())
+	e.runner = e.newRunner(t, o, m.RegisterRuns())
 	m.RegisterLaneDepths(queue.LaneDepths)
 	if !o.noWork {
 		e.startWorker(t, o.grace)
@@ -216,15 +217,16 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	return e
 }
 
-func (e *env) newRunner(t *testing.T, bins map[string]string, runs *metrics.Runs) *runner.Runner {
+func (e *env) newRunner(t *testing.T, o envOptions, runs *metrics.Runs) *runner.Runner {
 	t.Helper()
+	bins := o.bins
 	if bins == nil {
 		bins = map[string]string{catalog.RuntimeClaude: fakeAgent, catalog.RuntimeCodex: fakeAgent, catalog.RuntimePi: fakeAgent}
 	}
 	r, err := runner.New(e.ops, e.queue, logger(), runner.Options{
 		DataDir: e.dataDir, PublicURL: e.srv.URL, APIKey: apiKey, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
-		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir,
+		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets,
 		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
 	})
 	if err != nil {

@@ -23,7 +23,6 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -45,6 +44,9 @@ type Options struct {
 	// shared by independent queues (the tests). Empty sweeps every session.
 	SweepScope string
 	Lookup     func(string) (string, bool) // ${VAR} values for catalog MCP entries (os.LookupEnv)
+	// SecretsFile (ZIMMER_SECRETS_FILE, KEY=value, 0600) is asked before Lookup; read at every
+	// prepare, so a changed secret reaches the next turn.
+	SecretsFile string
 	// MCPVariables are the only ${VAR}s catalog MCP entries may read (ZIMMER_MCP_VARIABLES);
 	// empty allows any but Zimmer's own.
 	MCPVariables []string
@@ -57,7 +59,6 @@ type Options struct {
 type Runner struct {
 	ops   *orchestrator.Service
 	queue *jobs.Queue
-	cat   *catalog.Catalog
 	log   *slog.Logger
 	opt   Options
 }
@@ -95,7 +96,7 @@ func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Optio
 			return nil, fmt.Errorf("prepare %s: %w", d, err)
 		}
 	}
-	return &Runner{ops: ops, queue: queue, cat: ops.Catalog(), log: log, opt: o}, nil
+	return &Runner{ops: ops, queue: queue, log: log, opt: o}, nil
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
@@ -141,7 +142,8 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	tn := &turn{r: r, taskID: taskID, sess: sess, base: p.Prompt, started: time.Now(),
+	// The turn keeps the catalog it started with, whatever a reload swaps in meanwhile.
+	tn := &turn{r: r, cat: r.ops.Catalog(), taskID: taskID, sess: sess, base: p.Prompt, started: time.Now(),
 		reason: cmp.Or(metaString(sess.Metadata, orchestrator.MetaNextTurnReason), p.Reason)}
 	r.opt.Runs.RunStarted(sess.AgentRuntime)
 	outcome := tn.run(ctx, work)

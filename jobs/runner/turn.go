@@ -18,6 +18,7 @@ import (
 // turn is one claimed run of a session, from preparation to its end.
 type turn struct {
 	r       *Runner
+	cat     *catalog.Catalog
 	taskID  string
 	sess    *session.Session
 	base    string // the prompt the task carries
@@ -58,26 +59,24 @@ func (t *turn) run(ctx, work context.Context) string {
 	return t.monitor(ctx, work)
 }
 
-// prepare makes the workspace, writes the MCP config on a fresh clone (a clone keeps the
-// config it was prepared with) and records where the turn runs. The clone stops with ctx;
-// the record is written with work.
+// prepare makes the workspace, writes the MCP config (on every turn, so a changed server list
+// or catalog reaches the runtime before its next turn) and records where the turn runs. The
+// clone stops with ctx; the record is written with work.
 func (t *turn) prepare(ctx, work context.Context) error {
 	ws, fresh, err := t.r.workspace(ctx, t.sess)
 	if err != nil {
 		return err
 	}
 	t.ws = ws
-	setup := orchestrator.Setup{ClonePath: ws.clone, WorkDir: ws.workDir, TranscriptPath: t.r.transcriptPath(t.sess.ID)}
-	if fresh || metaString(t.sess.Metadata, orchestrator.MetaConfigPath) == "" {
-		cfg, err := t.writeConfig(work)
-		if err != nil {
-			return err
-		}
-		if err := t.r.excludeConfig(work, ws.clone, cfg.Path); err != nil {
-			return err
-		}
-		setup.ConfigPath, setup.Injected, setup.RuntimeEnv = cfg.Path, cfg.Injected, cfg.Env
+	cfg, err := t.writeConfig(work, fresh)
+	if err != nil {
+		return err
 	}
+	if err := t.r.excludeConfig(work, ws.clone, cfg.Path); err != nil {
+		return err
+	}
+	setup := orchestrator.Setup{ClonePath: ws.clone, WorkDir: ws.workDir, TranscriptPath: t.r.transcriptPath(t.sess.ID),
+		ConfigPath: cfg.Path, Injected: cfg.Injected, RuntimeEnv: cfg.Env}
 	if !t.rt.mintsOwnID && t.sess.RuntimeSessionID == nil {
 		setup.RuntimeSessionID = newUUID()
 	}
@@ -89,11 +88,19 @@ func (t *turn) prepare(ctx, work context.Context) error {
 	return nil
 }
 
-func (t *turn) writeConfig(ctx context.Context) (catalog.RuntimeConfig, error) {
+func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConfig, error) {
 	root, _ := t.sess.Metadata["agent_root_key"].(string)
-	cfg, err := t.r.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
+	lookup, err := catalog.SecretsLookup(t.r.opt.SecretsFile, t.r.opt.Lookup)
+	if err != nil {
+		return catalog.RuntimeConfig{}, orchestrator.Failure{Reason: orchestrator.FailureSecret, Message: err.Error()}
+	}
+	var previous []string
+	if !fresh { // a fresh clone's config is the repository's alone
+		previous = t.ws.written(t.sess.AgentRuntime)
+	}
+	cfg, err := t.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
 		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
-		PublicURL: t.r.opt.PublicURL, APIKey: t.r.opt.APIKey, Lookup: t.r.opt.Lookup, Allowed: t.r.opt.MCPVariables,
+		PublicURL: t.r.opt.PublicURL, APIKey: t.r.opt.APIKey, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous,
 	})
 	var ue *catalog.UnresolvedError
 	switch {
@@ -105,6 +112,9 @@ func (t *turn) writeConfig(ctx context.Context) (catalog.RuntimeConfig, error) {
 	}
 	if err != nil {
 		return cfg, fmt.Errorf("write the MCP config: %w", err)
+	}
+	if err := t.ws.recordWritten(t.sess.AgentRuntime, cfg.Written); err != nil {
+		return cfg, err
 	}
 	for _, w := range cfg.Warnings {
 		t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogWarning, w)

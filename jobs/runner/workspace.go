@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +36,42 @@ const (
 	cloneWaitDelay    = 5 * time.Second
 	cloneOutputMax    = 16 << 10
 )
+
+// writtenFile sits beside the clone, outside the tree the agent can change: it names the MCP
+// entries Zimmer wrote into the runtime's config, so the next prepare can take exactly those out
+// and leave the repository's own entries alone.
+const writtenFile = "mcp-written.json"
+
+type writtenRecord struct {
+	Runtime string   `json:"runtime"`
+	WorkDir string   `json:"work_dir"`
+	Written []string `json:"written"`
+}
+
+// written is what the last prepare wrote into the config runtime reads in this working
+// directory; nothing when it wrote another runtime's file, or none at all.
+func (ws workspace) written(runtime string) []string {
+	data, err := os.ReadFile(filepath.Join(ws.root, writtenFile))
+	if err != nil {
+		return nil
+	}
+	var rec writtenRecord
+	if json.Unmarshal(data, &rec) != nil || rec.Runtime != runtime || rec.WorkDir != ws.workDir {
+		return nil
+	}
+	return rec.Written
+}
+
+func (ws workspace) recordWritten(runtime string, names []string) error {
+	data, err := json.Marshal(writtenRecord{Runtime: runtime, WorkDir: ws.workDir, Written: names})
+	if err != nil {
+		return fmt.Errorf("record the MCP entries Zimmer wrote: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(ws.root, writtenFile), data, 0o600); err != nil {
+		return fmt.Errorf("record the MCP entries Zimmer wrote: %w", err)
+	}
+	return nil
+}
 
 func (r *Runner) workspaceRoot(sessionID int64) string {
 	return filepath.Join(r.opt.DataDir, "workspaces", strconv.FormatInt(sessionID, 10))

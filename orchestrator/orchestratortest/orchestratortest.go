@@ -24,6 +24,8 @@ type Options struct {
 	Observer        orchestrator.Observer
 	Log             *slog.Logger // nil discards (graphtest.Logger)
 	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
+	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
+	Variables catalog.Variables
 }
 
 // Env is a service with the store and queue under it.
@@ -61,6 +63,6 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }

@@ -13,7 +13,7 @@
 // prints its result), a sleep is cut short, and it exits with 143.
 //
 // With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory, its
-// whole environment) to that file.
+// whole environment, the names of the MCP servers in its config) to that file.
 package main
 
 import (
@@ -123,7 +123,7 @@ func logInvocation(inv invocation) {
 		env[k] = v
 	}
 	line, _ := json.Marshal(map[string]any{"argv": os.Args, "cwd": cwd, "env": env, "runtime": inv.runtime,
-		"resume": inv.resume, "session_id": inv.sessionID, "pid": os.Getpid()})
+		"resume": inv.resume, "session_id": inv.sessionID, "pid": os.Getpid(), "mcp_servers": configured(inv.configPath)})
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return
@@ -261,28 +261,49 @@ type server struct {
 }
 
 func servers(path string) ([]server, error) {
-	var doc map[string]any
-	if strings.HasSuffix(path, ".toml") {
-		if _, err := toml.DecodeFile(path, &doc); err != nil {
-			return nil, err
-		}
-		return entries(doc["mcp_servers"], "http_headers"), nil
-	}
-	data, err := os.ReadFile(path)
+	table, headersKey, err := serverTable(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, err
+	return entries(table, headersKey), nil
+}
+
+// serverTable is the config's table of servers and the key its entries keep headers under.
+func serverTable(path string) (map[string]any, string, error) {
+	var doc map[string]any
+	if strings.HasSuffix(path, ".toml") {
+		if _, err := toml.DecodeFile(path, &doc); err != nil {
+			return nil, "", err
+		}
+		table, _ := doc["mcp_servers"].(map[string]any)
+		return table, "http_headers", nil
 	}
-	return entries(doc["mcpServers"], "headers"), nil
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, "", err
+	}
+	table, _ := doc["mcpServers"].(map[string]any)
+	return table, "headers", nil
+}
+
+// configured names every server in the config the agent starts with (none when unreadable).
+func configured(path string) []string {
+	table, _, _ := serverTable(path)
+	names := []string{}
+	for name := range table {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // entries lists the remote servers, zimmer-self-session first, then zimmer, then the rest.
-func entries(table any, headersKey string) []server {
-	m, _ := table.(map[string]any)
+func entries(table map[string]any, headersKey string) []server {
 	var out []server
-	for name, v := range m {
+	for name, v := range table {
 		e, _ := v.(map[string]any)
 		u, _ := e["url"].(string)
 		if u == "" {

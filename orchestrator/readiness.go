@@ -1,0 +1,40 @@
+package orchestrator
+
+import (
+	"context"
+
+	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// Readiness is every catalog MCP server's readiness now, from local signals only, with the
+// catalog snapshot it was computed from.
+func (s *Service) Readiness() (*catalog.Catalog, map[string]catalog.Readiness) {
+	cat := s.Catalog()
+	return cat, cat.Readiness(s.vars)
+}
+
+// ServerWarning is the sentence a creation path says about servers that cannot start right now
+// ("" when every one can).
+func (s *Service) ServerWarning(servers []string) string {
+	_, ready := s.Readiness()
+	return catalog.Warning(servers, ready)
+}
+
+// warnUnstartable checks the servers a new session ended up with (its root's defaults
+// included) and writes the warning to the session's log. It is advice: whatever goes wrong
+// inside it, the session is created exactly as it would have been.
+func (s *Service) warnUnstartable(ctx context.Context, sess *session.Session) (warning string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("MCP readiness check failed; the session was created without it", "session_id", sess.ID, "panic", r)
+			warning = ""
+		}
+	}()
+	warning = s.ServerWarning(sess.MCPServers)
+	if warning != "" {
+		s.timeline(ctx, sess.ID, graph.LogWarning, warning)
+	}
+	return warning
+}
