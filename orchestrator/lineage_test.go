@@ -148,10 +148,10 @@ func (f fleet) edge(t *testing.T, ops *orchestrator.Service, senior, junior stri
 	}
 }
 
-// The reachability search walks from whichever end has fewer lineage edges on its side, which
-// here is the junior J (one senior, P) although J's upward closure is the large one: P has a
-// chain of 20 uncle seniors and 20 more beside it, and the senior A has two juniors of its own.
-// Whatever side the search takes, its answers must be exact, down to the far end of the chain.
+// The junior J's upward side is the large one (its one senior P has a chain of 20 uncle seniors
+// and 20 more beside it) while the senior A has just two juniors: a search that picks its side by
+// a cheap estimate may well walk the large side. Whatever side it takes, the answer must be
+// exact, down to the far end of the chain.
 func TestReachabilityIsExactWhenTheSearchedSideIsTheLargeOne(t *testing.T) {
 	ops, store := setup(t)
 	const chain, fan = 20, 20

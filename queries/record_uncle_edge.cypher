@@ -8,12 +8,9 @@
 // this statement's transaction holds its two locks no other can add either; whatever committed
 // earlier was read here, after the locks. The lock-free case therefore can close no cycle, now
 // or together with any concurrent write; every other case is serialised as before.
-// Reachability is complete and exact, with no budget: "x reaches y" is one breadth-first search
-// that visits each session at most once and stops at the first hit, walking down from x or up
-// from y, whichever end has fewer lineage edges on that side (a wide router has thousands of
-// juniors while its juniors' seniors are few, and the reverse for a session many others
-// adopted). The junior-side search runs only when the decision still needs it. The caller
-// handles $senior = $junior.
+// Reachability is complete and exact (bidirectional breadth-first search, expanding the
+// smaller side, stopping at the first meeting; no budget). The junior-side search runs only
+// when the decision still needs it. The caller handles $senior = $junior.
 // Params: $senior, $junior, $source, $at. Returns: one row {senior_exists, junior_exists,
 // senior_reaches, direct_reverse, junior_reaches (null when not needed), created}.
 OPTIONAL MATCH (lo:Session {id: CASE WHEN $senior < $junior THEN $senior ELSE $junior END})
@@ -36,21 +33,14 @@ CALL (risky) {
   REMOVE l._lock
 }
 OPTIONAL CALL (a, b, both) {
-  WITH a, b WHERE both AND COUNT { (a)-[:SPAWNED|UNCLE_OF]->() } <= COUNT { (b)<-[:SPAWNED|UNCLE_OF]-() }
-  RETURN EXISTS { MATCH (a)-[:SPAWNED|UNCLE_OF*]->(x) WITH DISTINCT x WHERE x = b RETURN 1 } AS seniorReaches
-  UNION ALL
-  WITH a, b WHERE both AND COUNT { (a)-[:SPAWNED|UNCLE_OF]->() } > COUNT { (b)<-[:SPAWNED|UNCLE_OF]-() }
-  RETURN EXISTS { MATCH (b)<-[:SPAWNED|UNCLE_OF*]-(x) WITH DISTINCT x WHERE x = a RETURN 1 } AS seniorReaches
+  WITH a, b WHERE both
+  OPTIONAL MATCH down = shortestPath((a)-[:SPAWNED|UNCLE_OF*]->(b))
+  RETURN down IS NOT NULL AS seniorReaches, EXISTS { (b)-[:UNCLE_OF]->(a) } AS reverse
 }
-WITH a, b, both, risky, seniorReaches, both AND EXISTS { (b)-[:UNCLE_OF]->(a) } AS reverse
 OPTIONAL CALL (a, b, risky, seniorReaches, reverse) {
   WITH a, b WHERE risky AND NOT seniorReaches AND NOT reverse
-    AND COUNT { (b)-[:SPAWNED|UNCLE_OF]->() } <= COUNT { (a)<-[:SPAWNED|UNCLE_OF]-() }
-  RETURN EXISTS { MATCH (b)-[:SPAWNED|UNCLE_OF*]->(x) WITH DISTINCT x WHERE x = a RETURN 1 } AS juniorReaches
-  UNION ALL
-  WITH a, b WHERE risky AND NOT seniorReaches AND NOT reverse
-    AND COUNT { (b)-[:SPAWNED|UNCLE_OF]->() } > COUNT { (a)<-[:SPAWNED|UNCLE_OF]-() }
-  RETURN EXISTS { MATCH (a)<-[:SPAWNED|UNCLE_OF*]-(x) WITH DISTINCT x WHERE x = b RETURN 1 } AS juniorReaches
+  OPTIONAL MATCH up = shortestPath((b)-[:SPAWNED|UNCLE_OF*]->(a))
+  RETURN up IS NOT NULL AS juniorReaches
 }
 WITH a, b, both, seniorReaches, reverse,
      CASE WHEN both AND NOT risky THEN false ELSE juniorReaches END AS juniorReaches
