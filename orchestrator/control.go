@@ -14,7 +14,6 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
 )
@@ -36,7 +35,7 @@ func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error)
 	}
 	ctx, cancel := afterCommit(ctx)
 	defer cancel()
-	s.timeline(ctx, sess.ID, graph.LogInfo, "Paused by hand; the running turn is being terminated")
+	s.timeline(ctx, sess.ID, session.LogInfo, "Paused by hand; the running turn is being terminated")
 	if n, err := s.store.CountPendingMessages(ctx, sess.ID); err == nil && n > 0 {
 		if err := s.queue.EnqueueDrainMessages(ctx, sess.ID); err != nil {
 			s.log.Warn("paused with queued messages but no drain was scheduled", "session_id", sess.ID, "err", err)
@@ -146,7 +145,7 @@ func (s *Service) Fork(ctx context.Context, id int64, messageIndex *int) (*sessi
 	if err != nil {
 		return nil, err
 	}
-	s.timeline(ctx, src.ID, graph.LogInfo, fmt.Sprintf("Forked at message %d into session #%d", *messageIndex, fork.ID))
+	s.timeline(ctx, src.ID, session.LogInfo, fmt.Sprintf("Forked at message %d into session #%d", *messageIndex, fork.ID))
 	return fork, nil
 }
 

@@ -44,7 +44,7 @@ const (
 type FollowUpResult struct {
 	Session *session.Session
 	Outcome FollowUpOutcome
-	Message *Message // the queued message, on the queued path
+	Message *session.Message // the queued message, on the queued path
 	// Warnings say what the caller should know although the follow-up was delivered (its
 	// agent job could not be queued yet).
 	Warnings []string
@@ -67,7 +67,7 @@ func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (Fol
 	}
 	source := cmp.Or(p.Source, SourceFollowUp)
 	if p.ForceImmediate {
-		sess, h, err := s.interrupt(ctx, id, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
+		sess, h, err := s.interrupt(ctx, id, target{stage: &session.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
 		if err != nil {
 			return FollowUpResult{}, err
 		}
@@ -102,7 +102,7 @@ func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (Fol
 func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, goal *string) (FollowUpResult, *handOff, error) {
 	token := rand.Text() // drawn once, outside the retried transaction, so the task id is stable
 	var (
-		queued *graph.Message
+		queued *session.Message
 		h      *handOff
 	)
 	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
@@ -111,7 +111,7 @@ func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, go
 		case session.StatusFailed, session.StatusArchived:
 			return refuseFollowUp(u)
 		case session.StatusRunning:
-			queued, err = q.Append(graph.NewMessage{Content: prompt, Goal: goal, Origin: graph.OriginCaller})
+			queued, err = q.Append(session.NewMessage{Content: prompt, Goal: goal, Origin: session.OriginCaller})
 			return err
 		}
 		h = newHandOff(u, "follow-up-"+token, prompt)
@@ -142,7 +142,7 @@ func (s *Service) Interrupt(ctx context.Context, id, messageID int64, acting str
 // target is what an interrupt delivers: a message already queued, or one staged for it.
 type target struct {
 	messageID int64
-	stage     *graph.NewMessage
+	stage     *session.NewMessage
 	refusal   string // the label of the refusal when the session cannot take it
 }
 
@@ -175,7 +175,7 @@ func interruptible(st session.Status) bool {
 	return st == session.StatusRunning || st == session.StatusWaiting || st == session.StatusNeedsInput
 }
 
-func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) {
+func claimForInterrupt(q *graph.MessageQueue, t target) (*session.Message, error) {
 	id := t.messageID
 	if t.stage != nil {
 		staged, err := q.Append(*t.stage)
@@ -188,7 +188,7 @@ func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) 
 	if err != nil {
 		return nil, err
 	}
-	if m.Status != graph.MessagePending {
+	if m.Status != session.MessagePending {
 		return nil, fmt.Errorf("message %d is %s, not pending, so it cannot be sent now: %w", id, m.Status, ErrConflict)
 	}
 	if _, err := q.Move(id, 1); err != nil {
@@ -207,7 +207,7 @@ func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) 
 // handOff is one delivery, decided under the session's lock and dispatched after commit.
 type handOff struct {
 	taskID, prompt, reason string
-	message                *graph.Message // the claimed message it delivers; nil on the direct path
+	message                *session.Message // the claimed message it delivers; nil on the direct path
 }
 
 func newHandOff(u *session.Session, reason, prompt string) *handOff {

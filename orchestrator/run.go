@@ -7,7 +7,6 @@ import (
 	"maps"
 	"time"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
 )
@@ -181,7 +180,7 @@ func (s *Service) FailRun(ctx context.Context, sessionID int64, taskID string, f
 	if err != nil {
 		return nil, err
 	}
-	s.timeline(ctx, sessionID, graph.LogError, fmt.Sprintf("Session failed (%s): %s", f.Reason, f.Message))
+	s.timeline(ctx, sessionID, session.LogError, fmt.Sprintf("Session failed (%s): %s", f.Reason, f.Message))
 	return sess, nil
 }
 
@@ -197,7 +196,7 @@ func (s *Service) HandBack(ctx context.Context, sessionID int64, taskID, undeliv
 		return park(u)
 	})
 	if err == nil {
-		s.timeline(ctx, sessionID, graph.LogWarning, "The worker running this session shut down mid-turn; it is parked for recovery")
+		s.timeline(ctx, sessionID, session.LogWarning, "The worker running this session shut down mid-turn; it is parked for recovery")
 	}
 	return err
 }
@@ -218,12 +217,12 @@ func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages
 	if len(usages) == 0 {
 		return nil
 	}
-	rows := make([]graph.TokenUsage, len(usages))
+	rows := make([]session.TokenUsage, len(usages))
 	model, _ := sess.Config["model"].(string)
 	root, _ := sess.Metadata["agent_root_key"].(string)
 	path := s.transcriptPath(sess.ID)
 	for i, u := range usages {
-		rows[i] = graph.TokenUsage{RequestID: u.RequestID, Model: u.Model, AgentRuntime: sess.AgentRuntime, AgentRoot: root,
+		rows[i] = session.TokenUsage{RequestID: u.RequestID, Model: u.Model, AgentRuntime: sess.AgentRuntime, AgentRoot: root,
 			RuntimeSessionID: deref(sess.RuntimeSessionID, ""), TranscriptPath: path, CalledAt: at,
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheCreationTokens: u.CacheCreationTokens}
 		if rows[i].Model == "" {
@@ -235,7 +234,7 @@ func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages
 }
 
 // TokenUsage reads a session's ledger.
-func (s *Service) TokenUsage(ctx context.Context, sessionID int64) ([]graph.TokenUsage, error) {
+func (s *Service) TokenUsage(ctx context.Context, sessionID int64) ([]session.TokenUsage, error) {
 	return s.store.SessionTokenUsage(ctx, sessionID)
 }
 

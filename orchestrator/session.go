@@ -221,7 +221,7 @@ func (s *Service) logArchive(ctx context.Context, sess *session.Session, p Archi
 	if retired > 0 {
 		line += fmt.Sprintf("; forced: %d queued message(s) were discarded and marked undelivered", retired)
 	}
-	if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, sess.ID); err != nil {
+	if _, err := s.store.AppendLog(ctx, session.LogInfo, line, sess.ID); err != nil {
 		s.log.Warn("session archived but its timeline line was not written", "session_id", sess.ID, "err", err)
 	}
 	s.log.Info("session archived", "session_id", sess.ID, "actor", actor, "force", p.Force, "retired_messages", retired)

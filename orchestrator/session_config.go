@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -325,7 +324,7 @@ func parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
 // logChange writes a settings change to the session's timeline; a failed line is only logged,
 // since the change itself committed.
 func (s *Service) logChange(ctx context.Context, sessionID int64, line string) {
-	if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, sessionID); err != nil {
+	if _, err := s.store.AppendLog(ctx, session.LogInfo, line, sessionID); err != nil {
 		s.log.Warn("session changed but its timeline line was not written", "session_id", sessionID, "err", err)
 	}
 }

@@ -115,7 +115,7 @@ func (s *Service) ParkOrphan(ctx context.Context, o Orphan) error {
 	if err != nil {
 		return fmt.Errorf("park orphaned session %d: %w", o.Session.ID, err)
 	}
-	s.timeline(ctx, o.Session.ID, graph.LogWarning, "Orphaned run recovered: "+o.Why+"; parked for recovery")
+	s.timeline(ctx, o.Session.ID, session.LogWarning, "Orphaned run recovered: "+o.Why+"; parked for recovery")
 	return nil
 }
 
@@ -177,7 +177,7 @@ func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, a
 		return false, false, fmt.Errorf("continue recovered session %d: %w", id, err)
 	}
 	if abandoned {
-		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Recovery abandoned after %d attempts; the session waits for a human", MaxRecoveryAttempts))
+		s.timeline(ctx, id, session.LogError, fmt.Sprintf("Recovery abandoned after %d attempts; the session waits for a human", MaxRecoveryAttempts))
 	}
 	if h == nil {
 		return false, abandoned, nil
@@ -297,16 +297,16 @@ func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, 
 	case err != nil:
 		return false, fmt.Errorf("queue again the lost job of session %d: %w", id, err)
 	case dropped != "":
-		s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Job %s was lost before it ran; the session is now %s, so it is not queued again", lost, dropped))
+		s.timeline(ctx, id, session.LogWarning, fmt.Sprintf("Job %s was lost before it ran; the session is now %s, so it is not queued again", lost, dropped))
 		return false, nil
 	case failed > 0:
-		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Job %s was lost before it ran, %d times; the session failed", lost, failed))
+		s.timeline(ctx, id, session.LogError, fmt.Sprintf("Job %s was lost before it ran, %d times; the session failed", lost, failed))
 		return false, nil
 	}
 	if err := s.dispatch(ctx, id, h); err != nil {
 		return false, err // the next sweep tries again
 	}
-	s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Job %s was lost before it ran; queued again as %s", lost, h.taskID))
+	s.timeline(ctx, id, session.LogWarning, fmt.Sprintf("Job %s was lost before it ran; queued again as %s", lost, h.taskID))
 	return true, nil
 }
 

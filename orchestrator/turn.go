@@ -91,7 +91,7 @@ func rest(u *session.Session) (TurnEnd, error) {
 }
 
 // deliverMessage is the hand-off of a claimed message as the session's next turn.
-func deliverMessage(u *session.Session, m *graph.Message) *handOff {
+func deliverMessage(u *session.Session, m *session.Message) *handOff {
 	h := newHandOff(u, "follow-up-msg-"+strconv.FormatInt(m.ID, 10), m.Content)
 	h.message = m
 	u.Metadata[MetaNextTurnReason] = "queued_message"

@@ -84,7 +84,7 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 // sessionView is everything get_session renders that is read from the store.
 type sessionView struct {
 	rec        provenance.Record
-	pending    []*orchestrator.Message
+	pending    []*session.Message
 	total      int
 	categories map[int64]string
 }
@@ -93,7 +93,7 @@ type sessionView struct {
 // in the time of one. A key naming no session fails both; the provenance error is the one said.
 func readSessionView(ctx context.Context, c *call, id int64) (sessionView, error) {
 	type queueRead struct {
-		pending []*orchestrator.Message
+		pending []*session.Message
 		total   int
 		err     error
 	}
@@ -287,7 +287,7 @@ func cutValue(v any) (any, int) {
 
 // writeQueue is the count and a one-line preview of the first few pending messages: without it
 // a queue is invisible to a caller deciding whether to add to it.
-func writeQueue(b *doc, pending []*orchestrator.Message, total int) {
+func writeQueue(b *doc, pending []*session.Message, total int) {
 	b.heading(3, "Queued Messages")
 	if total == 0 {
 		b.line("No messages are pending for this session.")

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/config"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // process is a running agent CLI: the leader of its own process group (pgid = pid), so a
@@ -61,7 +61,7 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 		t.settle(ctx)
 		return err
 	}
-	t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogInfo, fmt.Sprintf("Agent turn started: %s (pid %d, %s)", t.rt.label, proc.pid, t.reason))
+	t.r.ops.AppendTimeline(ctx, t.sess.ID, session.LogInfo, fmt.Sprintf("Agent turn started: %s (pid %d, %s)", t.rt.label, proc.pid, t.reason))
 	return nil
 }
 

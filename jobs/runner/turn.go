@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
@@ -107,7 +106,7 @@ func (t *turn) writeConfig(ctx context.Context) (catalog.RuntimeConfig, error) {
 		return cfg, fmt.Errorf("write the MCP config: %w", err)
 	}
 	for _, w := range cfg.Warnings {
-		t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogWarning, w)
+		t.r.ops.AppendTimeline(ctx, t.sess.ID, session.LogWarning, w)
 	}
 	return cfg, nil
 }
