@@ -451,7 +451,7 @@ func (s *sweep) giveTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.h.store.UpdateSession(context.Background(), s.target.ID, func(u *session.Session) error {
-		u.Metadata["transcript_path"] = path
+		u.Metadata[session.MetaTranscriptPath] = path
 		return nil
 	})
 	if err != nil {

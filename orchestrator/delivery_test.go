@@ -43,7 +43,7 @@ func (o outage) idle(t *testing.T) *session.Session {
 	t.Helper()
 	return graphtest.Session(t, o.Store, func(d *session.Session) {
 		d.Status = session.StatusNeedsInput
-		d.Metadata[orchestrator.MetaRuntimeStarted] = true
+		d.Metadata[session.MetaRuntimeStarted] = true
 		d.CustomMetadata["label"] = o.scope.Text
 	})
 }
@@ -78,8 +78,8 @@ func (o outage) claimOnce(t *testing.T, id int64, task, prompt string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, pending := sess.Metadata[orchestrator.MetaPendingDispatch]; pending || sess.Status != session.StatusRunning {
-		t.Fatalf("claimed: %s, pending dispatch %v", sess.Status, sess.Metadata[orchestrator.MetaPendingDispatch])
+	if _, pending := sess.Metadata[session.MetaPendingDispatch]; pending || sess.Status != session.StatusRunning {
+		t.Fatalf("claimed: %s, pending dispatch %v", sess.Status, sess.Metadata[session.MetaPendingDispatch])
 	}
 	if n, err := o.Ops.RedispatchPending(ctx, 0, o.scope, o.Queue.RunAlive); err != nil || n != 0 {
 		t.Fatalf("a claimed delivery is not queued again: requeued %d, %v", n, err)
@@ -107,7 +107,7 @@ func queuedPrompt(t *testing.T, redisURL, taskID string) string {
 
 func pending(t *testing.T, s *session.Session) map[string]any {
 	t.Helper()
-	p, ok := s.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)
+	p, ok := s.Metadata[session.MetaPendingDispatch].(map[string]any)
 	if !ok {
 		t.Fatalf("session %d has no pending dispatch: %v", s.ID, s.Metadata)
 	}
@@ -177,7 +177,7 @@ func TestAPausedSessionsQueueIsNotDrainedByTheSweep(t *testing.T) {
 	ctx := context.Background()
 	s := o.idle(t)
 	if _, err := o.Store.UpdateSession(ctx, s.ID, func(u *session.Session) error {
-		u.Metadata["paused_by"] = orchestrator.PausedByUser
+		u.Metadata[session.MetaPausedBy] = orchestrator.PausedByUser
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -363,8 +363,8 @@ func TestAPendingDispatchOvertakenByAPauseDoesNotBlockTheDrain(t *testing.T) {
 	ctx := context.Background()
 	s := graphtest.Session(t, e.Store, func(d *session.Session) {
 		d.Status = session.StatusNeedsInput
-		d.Metadata[orchestrator.MetaPendingDispatch] = map[string]any{"task_id": "session-lost-follow-up", "prompt": "old", "reason": "follow_up"}
-		d.Metadata["paused_by"] = orchestrator.PausedByUser
+		d.Metadata[session.MetaPendingDispatch] = map[string]any{"task_id": "session-lost-follow-up", "prompt": "old", "reason": "follow_up"}
+		d.Metadata[session.MetaPausedBy] = orchestrator.PausedByUser
 	})
 	if _, err := e.Ops.CreateMessage(ctx, s.ID, orchestrator.MessageParams{Content: "next"}); err != nil {
 		t.Fatal(err)

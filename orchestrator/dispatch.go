@@ -17,9 +17,6 @@ import (
 // happens after the commit and may fail (Redis down, the caller gone): the delivery stands
 // anyway, and the sweep queues again any pending dispatch whose job is not alive (rule 4).
 
-// MetaPendingDispatch is the session's pending dispatch (see pendingDispatch).
-const MetaPendingDispatch = "pending_dispatch"
-
 // afterCommitTimeout bounds one side effect that follows a commit.
 const afterCommitTimeout = 10 * time.Second
 
@@ -51,13 +48,13 @@ func (p pendingDispatch) bag() map[string]any {
 
 // pendingOf reads the session's pending dispatch.
 func pendingOf(u *session.Session) (pendingDispatch, bool) {
-	m, ok := u.Metadata[MetaPendingDispatch].(map[string]any)
+	m, ok := u.Metadata[session.MetaPendingDispatch].(map[string]any)
 	if !ok {
 		return pendingDispatch{}, false
 	}
 	str := func(k string) string { v, _ := m[k].(string); return v }
 	return pendingDispatch{TaskID: str("task_id"), Prompt: str("prompt"), Reason: str("reason"),
-		Attempts: metaInt(m, "attempts"), CreatedAt: str("created_at")}, true
+		Attempts: session.BagInt(m, "attempts"), CreatedAt: str("created_at")}, true
 }
 
 // taskID is the job the dispatch waits for; a start recorded with the new session uses the

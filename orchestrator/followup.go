@@ -226,7 +226,7 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 	if u.Status == session.StatusRunning {
 		// The runner that owns the turn ends it when it sees this (the original signals the
 		// process, or records interrupt_terminate_pid for the monitor loop).
-		u.Metadata["interrupt_requested_at"] = s.now().UTC().Format(time.RFC3339Nano)
+		u.Metadata[session.MetaInterruptRequestedAt] = s.now().UTC().Format(time.RFC3339Nano)
 	} else {
 		if err := applyEvent(u, session.EventResume, label); err != nil {
 			return err
@@ -234,7 +234,7 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 		clearResumeMarkers(u)
 	}
 	u.JobID, u.RunningJobID = &h.taskID, &h.taskID
-	u.Metadata[MetaPendingDispatch] = s.newPending(h.taskID, h.prompt, h.reason)
+	u.Metadata[session.MetaPendingDispatch] = s.newPending(h.taskID, h.prompt, h.reason)
 	if h.message != nil {
 		return q.Delete(h.message.ID)
 	}
@@ -244,10 +244,10 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 // clearResumeMarkers is the resume event's bookkeeping: stale MCP failure keys, the pause
 // reason, drain attempts, elicitation markers and a pending sleep belong to the turn that ended.
 func clearResumeMarkers(u *session.Session) {
-	for _, k := range []string{"should_fail_session", "mcp_connection_checked", "mcp_failed_servers", "mcp_failure_reason", "mcp_servers_status"} {
+	for _, k := range []string{session.CustomShouldFailSession, session.CustomMCPConnectionChecked, session.CustomMCPFailedServers, session.CustomMCPFailureReason, session.CustomMCPServersStatus} {
 		delete(u.CustomMetadata, k)
 	}
-	for _, k := range []string{"paused_by", "enqueued_drain_attempts", "blocked_on_elicitation", "lost_elicitation", "pending_sleep"} {
+	for _, k := range []string{session.MetaPausedBy, session.MetaEnqueuedDrainAttempts, session.MetaBlockedOnElicitation, session.MetaLostElicitation, session.MetaPendingSleep} {
 		delete(u.Metadata, k)
 	}
 }

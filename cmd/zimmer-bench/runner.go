@@ -193,7 +193,7 @@ func awaitIdle(ctx context.Context, ops *orchestrator.Service, ids []int64, limi
 			}
 			switch s.Status {
 			case session.StatusFailed:
-				return nil, fmt.Errorf("bench session %d failed: %v", id, s.Metadata["failure_message"])
+				return nil, fmt.Errorf("bench session %d failed: %v", id, s.Metadata[session.MetaFailureMessage])
 			case session.StatusNeedsInput:
 				done[id] = s
 			}
@@ -212,7 +212,7 @@ func awaitIdle(ctx context.Context, ops *orchestrator.Service, ids []int64, limi
 func reportTurns(out io.Writer, list []*session.Session) {
 	var wait, spawn, turn []time.Duration
 	for _, s := range list {
-		claimed, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s.Metadata["job_started_at"]))
+		claimed, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s.Metadata[session.MetaJobStartedAt]))
 		if err != nil {
 			continue
 		}
@@ -229,7 +229,7 @@ func reportTurns(out io.Writer, list []*session.Session) {
 
 // markerTime is when the runner started the session's CLI: its transcript's first turn marker.
 func markerTime(s *session.Session) (time.Time, error) {
-	path, _ := s.Metadata[orchestrator.MetaTranscriptPath].(string)
+	path := session.BagString(s.Metadata, session.MetaTranscriptPath)
 	f, err := os.Open(path)
 	if err != nil {
 		return time.Time{}, err

@@ -27,7 +27,7 @@ func TestPauseHaltsTheRunningTurn(t *testing.T) {
 	waitGone(t, pid)
 	time.Sleep(200 * time.Millisecond) // the runner has ended; it must not have moved the session
 	s := e.get(t, id)
-	if s.Status != session.StatusNeedsInput || s.Metadata["paused_by"] != orchestrator.PausedByUser || s.RunningJobID != nil {
+	if s.Status != session.StatusNeedsInput || s.Metadata[session.MetaPausedBy] != orchestrator.PausedByUser || s.RunningJobID != nil {
 		t.Fatalf("paused by hand: %s %v", s.Status, s.Metadata)
 	}
 	if status, _ := e.do(t, http.MethodPost, "/api/v1/sessions/"+itoa(id)+"/pause", nil); status != http.StatusUnprocessableEntity {
@@ -43,7 +43,7 @@ func TestSleepNowOrAtTheTurnEnd(t *testing.T) {
 		t.Fatalf("sleep while running: %d %v", status, out)
 	}
 	s := e.waitStatus(t, id, session.StatusWaiting)
-	if _, pending := s.Metadata["pending_sleep"]; pending {
+	if _, pending := s.Metadata[session.MetaPendingSleep]; pending {
 		t.Fatal("the pending sleep was executed")
 	}
 	other := e.create(t, map[string]any{"prompt": "hi"})

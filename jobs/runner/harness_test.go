@@ -355,7 +355,7 @@ func (e *env) waitSpawned(t *testing.T, id int64) int {
 }
 
 func pidOf(s *session.Session) int {
-	v, _ := s.Metadata[orchestrator.MetaProcessPID].(float64)
+	v, _ := s.Metadata[session.MetaProcessPID].(float64)
 	return int(v)
 }
 

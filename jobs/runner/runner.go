@@ -27,6 +27,7 @@ import (
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // Options configure a Runner; zero values take the defaults noted.
@@ -142,7 +143,7 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	tn := &turn{r: r, taskID: taskID, sess: sess, base: p.Prompt, started: time.Now(),
-		reason: cmp.Or(metaString(sess.Metadata, orchestrator.MetaNextTurnReason), p.Reason)}
+		reason: cmp.Or(session.BagString(sess.Metadata, session.MetaNextTurnReason), p.Reason)}
 	r.opt.Runs.RunStarted(sess.AgentRuntime)
 	outcome := tn.run(ctx, work)
 	r.opt.Runs.RunFinished(sess.AgentRuntime, outcome, time.Since(tn.started))
@@ -205,20 +206,4 @@ func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
 	}
 	r.log.Info("queue drained", "session_id", p.SessionID, "delivered", delivered)
 	return nil
-}
-
-func metaString(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-// metaPID reads a pid stored in a JSON bag (numbers come back as float64).
-func metaPID(m map[string]any) int {
-	switch v := m[orchestrator.MetaProcessPID].(type) {
-	case float64:
-		return int(v)
-	case int:
-		return v
-	}
-	return 0
 }
