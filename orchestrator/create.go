@@ -12,7 +12,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -118,7 +118,7 @@ func (s *Service) describeExisting(ctx context.Context, sess *session.Session) (
 	if jobID == nil {
 		return out, nil
 	}
-	queued, err := s.queue.TaskQueued(ctx, jobs.LaneAgents, *jobID)
+	queued, err := s.queue.TaskQueued(ctx, tasks.LaneAgents, *jobID)
 	if err != nil {
 		return Created{}, err
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -60,7 +60,7 @@ func pendingOf(u *session.Session) (pendingDispatch, bool) {
 // taskID is the job the dispatch waits for; a start recorded with the new session uses the
 // session's deterministic start id.
 func (p pendingDispatch) taskID(sessionID int64) string {
-	return cmp.Or(p.TaskID, jobs.RunSessionTaskID(sessionID, p.Reason))
+	return cmp.Or(p.TaskID, tasks.RunSessionTaskID(sessionID, p.Reason))
 }
 
 // dispatch queues the agent job of a committed hand-off. The hand-off is already durable, so a
@@ -69,8 +69,8 @@ func (p pendingDispatch) taskID(sessionID int64) string {
 func (s *Service) dispatch(ctx context.Context, sessionID int64, h *handOff) error {
 	ctx, cancel := afterCommit(ctx)
 	defer cancel()
-	_, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: sessionID, Prompt: h.prompt, Reason: h.reason}, h.taskID)
-	if err == nil || errors.Is(err, jobs.ErrDuplicate) {
+	_, err := s.queue.EnqueueRunSession(ctx, tasks.RunSession{SessionID: sessionID, Prompt: h.prompt, Reason: h.reason}, h.taskID)
+	if err == nil || errors.Is(err, tasks.ErrDuplicate) {
 		return nil
 	}
 	s.log.Warn("delivery recorded but its agent job was not queued; the sweep queues it", "session_id", sessionID, "task_id", h.taskID, "err", err)

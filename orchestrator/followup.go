@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -211,7 +211,7 @@ type handOff struct {
 }
 
 func newHandOff(u *session.Session, reason, prompt string) *handOff {
-	return &handOff{taskID: jobs.RunSessionTaskID(u.ID, reason), prompt: prompt, reason: runReason}
+	return &handOff{taskID: tasks.RunSessionTaskID(u.ID, reason), prompt: prompt, reason: runReason}
 }
 
 // handOff points the session's next turn at h: a non-blank goal replaces the session's, an idle

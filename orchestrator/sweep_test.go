@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
@@ -68,7 +68,7 @@ func TestTheSweepQueuesAgainADeliveryWhoseJobWasLost(t *testing.T) {
 			if !tt.requeue {
 				return
 			}
-			queued, err := e.Queue.TaskQueued(ctx, jobs.LaneAgents, *got.JobID)
+			queued, err := e.Queue.TaskQueued(ctx, tasks.LaneAgents, *got.JobID)
 			if err != nil || !queued || got.Status != s.Status {
 				t.Fatalf("the new job must wait in the agents lane: queued=%v err=%v status=%s", queued, err, got.Status)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
@@ -94,7 +95,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	for _, w := range cat.Warnings {
 		log.Warn("catalog", "warning", w)
 	}
-	queue, err := jobs.OpenQueue(cfg.RedisURL)
+	queue, err := tasks.OpenQueue(cfg.RedisURL)
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 }
 
 func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics, store *graph.Store) error {
-	queue, err := jobs.OpenQueue(cfg.RedisURL)
+	queue, err := tasks.OpenQueue(cfg.RedisURL)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -140,9 +140,9 @@ func TestDrainDeliversAMessageQueuedOnAnIdleSession(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("enqueue: %d %v", status, out)
 	}
-	payload, _ := json.Marshal(jobs.DrainMessages{SessionID: id})
-	// The drain scheduled for it waits jobs.DrainDelay; run one now instead.
-	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(jobs.TypeDrainMessages, payload)); err != nil {
+	payload, _ := json.Marshal(tasks.DrainMessages{SessionID: id})
+	// The drain scheduled for it waits tasks.DrainDelay; run one now instead.
+	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(tasks.TypeDrainMessages, payload)); err != nil {
 		t.Fatal(err)
 	}
 	e.waitFor(t, id, "the drained turn", 20*time.Second, func(s *session.Session) bool {

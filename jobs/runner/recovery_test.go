@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -165,7 +165,7 @@ func TestRecoveryDeliversATurnTheAgentNeverReceived(t *testing.T) {
 	e := private(t, envOptions{noWork: true})
 	ctx := context.Background()
 	id := e.create(t, map[string]any{"prompt": "the original task"})
-	task := jobs.RunSessionTaskID(id, "start")
+	task := tasks.RunSessionTaskID(id, "start")
 	if _, err := e.ops.ClaimRun(ctx, id, task, "the original task"); err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -57,14 +58,14 @@ type Options struct {
 // Runner executes session turns. It is safe for concurrent use.
 type Runner struct {
 	ops   *orchestrator.Service
-	queue *jobs.Queue
+	queue *tasks.Queue
 	cat   *catalog.Catalog
 	log   *slog.Logger
 	opt   Options
 }
 
 // New builds a runner, filling the defaults.
-func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Options) (*Runner, error) {
+func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Options) (*Runner, error) {
 	dir, err := filepath.Abs(cmp.Or(o.DataDir, ".zimmer"))
 	if err != nil {
 		return nil, fmt.Errorf("ZIMMER_DATA_DIR %q: %w", o.DataDir, err)
@@ -102,9 +103,9 @@ func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Optio
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
 // drains on default, the orphan sweep on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
-	w.Handle(jobs.LaneAgents, jobs.TypeRunSession, r.HandleRun)
-	w.Handle(jobs.LaneDefault, jobs.TypeDrainMessages, r.HandleDrain)
-	w.Every(jobs.LaneMaintenance, jobs.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
+	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
+	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 }
 
 // Outcomes of a run (the metrics' outcome label).
@@ -119,7 +120,7 @@ const (
 // HandleRun is the session:run task: one agent turn. It never returns an error for the
 // agent's own failures (those fail the session); Asynq never retries an agent task.
 func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
-	var p jobs.RunSession
+	var p tasks.RunSession
 	if err := json.Unmarshal(t.Payload(), &p); err != nil {
 		return fmt.Errorf("%w: bad session:run payload: %v", asynq.SkipRetry, err)
 	}
@@ -196,7 +197,7 @@ func (r *Runner) keepLease(taskID string) (stop func()) {
 
 // HandleDrain is the session:drain task: deliver the next queued message of an idle session.
 func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
-	var p jobs.DrainMessages
+	var p tasks.DrainMessages
 	if err := json.Unmarshal(t.Payload(), &p); err != nil {
 		return fmt.Errorf("%w: bad session:drain payload: %v", asynq.SkipRetry, err)
 	}

@@ -1,4 +1,4 @@
-package jobs
+package tasks
 
 import (
 	"context"
@@ -40,6 +40,9 @@ func OpenQueue(url string) (*Queue, error) {
 	}
 	return &Queue{client: asynq.NewClient(conn), inspector: asynq.NewInspector(conn), redis: rc, conn: conn}, nil
 }
+
+// Conn is the Redis connection the queue was opened on, for the worker's lane servers.
+func (q *Queue) Conn() asynq.RedisConnOpt { return q.conn }
 
 // Close releases the connections.
 func (q *Queue) Close() error {
