@@ -16,7 +16,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/rest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 )
@@ -29,7 +29,7 @@ const redisDB = 3
 type env struct {
 	srv   *httptest.Server
 	store *graph.Store
-	queue *jobs.Queue
+	queue *tasks.Queue
 }
 
 func setup(t *testing.T) *env {
@@ -302,7 +302,7 @@ func TestCreateWithAPromptQueuesTheFirstRun(t *testing.T) {
 	if with["job_id"] == nil {
 		t.Fatal("a session created with a prompt records its job id")
 	}
-	queued, err := e.queue.TaskQueued(context.Background(), jobs.LaneAgents, with["job_id"].(string))
+	queued, err := e.queue.TaskQueued(context.Background(), tasks.LaneAgents, with["job_id"].(string))
 	if err != nil || !queued {
 		t.Fatalf("the run must be visible in the agents lane: queued=%v err=%v", queued, err)
 	}

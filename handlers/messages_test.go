@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -63,7 +63,7 @@ func (e *env) jobQueued(t *testing.T, taskID any) bool {
 	if !ok {
 		return false
 	}
-	queued, err := e.queue.TaskQueued(context.Background(), jobs.LaneAgents, s)
+	queued, err := e.queue.TaskQueued(context.Background(), tasks.LaneAgents, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,8 +456,8 @@ func TestEnqueuingForAnIdleSessionSchedulesADrain(t *testing.T) {
 		t.Run(string(tc.status), func(t *testing.T) {
 			s, path := e.sessionIn(t, tc.status)
 			e.enqueue(t, path, "whenever you are free")
-			taskID := jobs.DrainMessagesTaskID(int64(s["id"].(float64)))
-			queued, err := e.queue.TaskQueued(context.Background(), jobs.LaneDefault, taskID)
+			taskID := tasks.DrainMessagesTaskID(int64(s["id"].(float64)))
+			queued, err := e.queue.TaskQueued(context.Background(), tasks.LaneDefault, taskID)
 			if err != nil || queued != tc.want {
 				t.Fatalf("drain scheduled=%v (err %v), want %v", queued, err, tc.want)
 			}
@@ -476,7 +476,7 @@ func TestInterruptDeliversAQueuedMessageNowAndKeepsTheRestInOrder(t *testing.T) 
 		t.Fatalf("interrupt: %d %s", r.status, r.raw)
 	}
 	got := r.session(t)
-	want := jobs.RunSessionTaskID(int64(s["id"].(float64)), "follow-up-msg-"+mid(target))
+	want := tasks.RunSessionTaskID(int64(s["id"].(float64)), "follow-up-msg-"+mid(target))
 	if got["running_job_id"] != want || !e.jobQueued(t, want) {
 		t.Fatalf("the message's turn %s must own the session and be queued: %v", want, got["running_job_id"])
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -32,8 +31,8 @@ func (s *Service) InterruptFrom(ctx context.Context, id, messageID int64, acting
 
 // PendingMessages is one page of the messages still waiting for a session (position order)
 // and how many there are in all: what a caller must see before it adds to a queue.
-func (s *Service) PendingMessages(ctx context.Context, id int64, limit int) ([]*Message, int, error) {
-	list, page, err := s.ListMessages(ctx, id, MessageListParams{Status: graph.MessagePending, PerPage: max(limit, 1)})
+func (s *Service) PendingMessages(ctx context.Context, id int64, limit int) ([]*session.Message, int, error) {
+	list, page, err := s.ListMessages(ctx, id, MessageListParams{Status: session.MessagePending, PerPage: max(limit, 1)})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -44,6 +43,6 @@ func (s *Service) PendingMessages(ctx context.Context, id int64, limit int) ([]*
 const maxTimeline = 10_000
 
 // Timeline is a session's log, oldest first (at most maxTimeline entries).
-func (s *Service) Timeline(ctx context.Context, sessionID int64) ([]graph.LogEntry, error) {
+func (s *Service) Timeline(ctx context.Context, sessionID int64) ([]session.LogEntry, error) {
 	return s.store.Logs(ctx, sessionID, "", 0, maxTimeline)
 }

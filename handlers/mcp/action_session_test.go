@@ -117,7 +117,7 @@ func TestBulkArchiveReportsEachRefusal(t *testing.T) {
 
 func TestEditingActionsChangeTheSession(t *testing.T) {
 	e := setup(t)
-	s := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "zimmer" })
+	s := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
 	cases := []struct {
 		name   string
 		action string
@@ -153,7 +153,7 @@ func TestEditingActionsChangeTheSession(t *testing.T) {
 			func(u *session.Session) bool { return strings.Join(u.MCPServers, ",") == "context7" }},
 		{"change_mcp_servers [] clears", "change_mcp_servers", map[string]any{"mcp_servers": []any{}}, "- **Removed:** context7",
 			func(u *session.Session) bool {
-				return len(u.MCPServers) == 0 && u.Metadata["mcp_servers_explicitly_empty"] == true
+				return len(u.MCPServers) == 0 && u.Metadata[session.MetaMCPServersExplicitlyEmpty] == true
 			}},
 		{"change_auto_compact_window", "change_auto_compact_window", map[string]any{"auto_compact_window": 150000}, "- **Auto-compact Window:** 150000",
 			func(u *session.Session) bool { return u.AutoCompactWindow == 150000 }},
@@ -206,7 +206,10 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 
 func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
 	e := setup(t)
-	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.Metadata["agent_root_key"] = "zimmer" })
+	s := e.fixture(t, func(s *session.Session) {
+		s.Status = session.StatusRunning
+		s.Metadata[session.MetaAgentRoot] = "zimmer"
+	})
 	e.refused(t, "/mcp", "action_session", act(s.ID, "regenerate_status_summary", nil),
 		`The "regenerate_status_summary" action is not available yet: it needs status summaries`)
 	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"},
@@ -223,13 +226,13 @@ func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
 	self := fmt.Sprintf("/mcp?tool_groups=self_session&session_id=%d", running.ID)
 	text = e.ok(t, self, "action_session", map[string]any{"action": "pause_into_spot_queue", "halt": true})
 	contains(t, text, "- **Status:** running", "after the current turn", "End your turn now.")
-	if got := e.reload(t, running); got.Metadata["pending_sleep"] != true || got.Metadata[orchestrator.SpotQueuedAtKey] == nil {
+	if got := e.reload(t, running); got.Metadata[session.MetaPendingSleep] != true || got.Metadata[session.MetaSpotQueuedAt] == nil {
 		t.Fatalf("a running session sleeps after its turn: %v", got.Metadata)
 	}
 	other := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.RunningJobID = ptr("job-1") })
 	text = e.ok(t, "/mcp", "action_session", act(other.ID, "pause_into_spot_queue", map[string]any{"halt": true}))
 	contains(t, text, "- **Status:** waiting", "halted where it stood")
-	if got := e.reload(t, other); got.RunningJobID != nil || got.Metadata["pending_sleep"] != nil {
+	if got := e.reload(t, other); got.RunningJobID != nil || got.Metadata[session.MetaPendingSleep] != nil {
 		t.Fatalf("a halted turn loses its ownership and sleeps now: %+v", got.Metadata)
 	}
 	archived := e.fixture(t, func(s *session.Session) { s.Status = session.StatusArchived })
@@ -238,10 +241,10 @@ func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
 
 func TestRootFencedConnectionsRefuseTheActionsThatSpawnOrAddServers(t *testing.T) {
 	e := setup(t)
-	inside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "zimmer" })
-	outside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "general-agent" })
+	inside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
+	outside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "general-agent" })
 	rootless := e.fixture(t, nil)
-	dropped := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "retired-root" })
+	dropped := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "retired-root" })
 	fenced := "/mcp?allowed_agent_roots=zimmer,retired-root"
 	cases := []struct {
 		name string

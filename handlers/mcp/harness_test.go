@@ -12,7 +12,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
@@ -26,7 +26,7 @@ const redisDB = 6
 type env struct {
 	srv   *httptest.Server
 	store *graph.Store
-	queue *jobs.Queue
+	queue *tasks.Queue
 	ops   *orchestrator.Service
 	// dataDir is where the service reads transcripts: transcript.Path(dataDir, id).
 	dataDir string

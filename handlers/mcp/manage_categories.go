@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 var categoryActions = []string{"list", "create", "update", "delete", "reorder", "set_session_category"}
@@ -80,7 +81,7 @@ func categoryList(ctx context.Context, c *call) (string, error) {
 	return b.String(), nil
 }
 
-func writeCategory(b *doc, cat orchestrator.Category) {
+func writeCategory(b *doc, cat session.Category) {
 	b.heading(3, fmt.Sprintf("%s (ID: %d)", oneLine(cat.Name), cat.ID))
 	b.field("Position", cat.Position)
 	b.field("Frozen", cat.IsFrozen)
@@ -197,7 +198,7 @@ func categorySetSession(ctx context.Context, c *call) (string, error) {
 	return b.String(), nil
 }
 
-func categoryLabel(cat *orchestrator.Category) string {
+func categoryLabel(cat *session.Category) string {
 	if cat == nil {
 		return "Uncategorized"
 	}

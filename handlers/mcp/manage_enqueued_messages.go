@@ -126,7 +126,7 @@ func queueGet(ctx context.Context, c *call, s *session.Session) (string, error) 
 	return b.String(), nil
 }
 
-func writeMessage(b *doc, heading string, m *orchestrator.Message) {
+func writeMessage(b *doc, heading string, m *session.Message) {
 	b.heading(2, heading)
 	b.field("Message ID", m.ID)
 	b.field("Session ID", m.SessionID)

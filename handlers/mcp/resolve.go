@@ -88,12 +88,6 @@ func (c *call) ownSession(ctx context.Context, k string) (*session.Session, erro
 	return s, nil
 }
 
-// rootOf is the agent root a session's row names ("" when none).
-func rootOf(s *session.Session) string {
-	root, _ := s.Metadata["agent_root_key"].(string)
-	return root
-}
-
 // allowedList is the fence for messages: "a, b".
 func (c *call) allowedList() string { return strings.Join(c.scope.Roots, ", ") }
 
@@ -117,7 +111,7 @@ func (c *call) fenceSession(s *session.Session, verb string) error {
 	if !c.scope.Restricted() {
 		return nil
 	}
-	root := rootOf(s)
+	root := s.AgentRoot()
 	var why string
 	switch {
 	case root == "":

@@ -136,8 +136,8 @@ func TestSelfScopedToolsKeepToTheirAim(t *testing.T) {
 func TestWatchingASessionIsFencedByAllowedAgentRoots(t *testing.T) {
 	e := setup(t)
 	me := e.fixture(t, nil)
-	outside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "general-agent" })
-	inside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "zimmer" })
+	outside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "general-agent" })
+	inside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
 	fenced := fmt.Sprintf("/mcp?tool_groups=triggers&allowed_agent_roots=zimmer&session_id=%d", me.ID)
 	wake := func(watched int64) map[string]any {
 		return map[string]any{"watched_session_id": watched, "event_names": []any{"session_archived"}, "prompt": "p"}

@@ -82,7 +82,7 @@ func TestQuickSearchRowsAreCompactAndSayWhatTheyOmit(t *testing.T) {
 	tag := graphtest.Unique(t, "rows")
 	e.fixture(t, func(s *session.Session) {
 		s.Title, s.Prompt, s.Slug = ptr("Row "+tag), ptr(strings.Repeat("p", 150)), ptr(tag)
-		s.Metadata["paused_by"] = "user"
+		s.Metadata[session.MetaPausedBy] = "user"
 		s.Visibility = "hidden"
 	})
 	compact := e.ok(t, "/mcp", "quick_search_sessions", map[string]any{"query": tag})
@@ -179,7 +179,7 @@ func (e *env) writeTranscript(t *testing.T, s *session.Session, phrase string) (
 		t.Fatal(err)
 	}
 	if _, err := e.store.UpdateSession(context.Background(), s.ID, func(u *session.Session) error {
-		u.Metadata["transcript_path"] = path
+		u.Metadata[session.MetaTranscriptPath] = path
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -27,7 +27,7 @@ func TestPauseHaltsTheRunningTurn(t *testing.T) {
 	waitGone(t, pid)
 	time.Sleep(200 * time.Millisecond) // the runner has ended; it must not have moved the session
 	s := e.get(t, id)
-	if s.Status != session.StatusNeedsInput || s.Metadata["paused_by"] != orchestrator.PausedByUser || s.RunningJobID != nil {
+	if s.Status != session.StatusNeedsInput || s.Metadata[session.MetaPausedBy] != orchestrator.PausedByUser || s.RunningJobID != nil {
 		t.Fatalf("paused by hand: %s %v", s.Status, s.Metadata)
 	}
 	if status, _ := e.do(t, http.MethodPost, "/api/v1/sessions/"+itoa(id)+"/pause", nil); status != http.StatusUnprocessableEntity {
@@ -43,7 +43,7 @@ func TestSleepNowOrAtTheTurnEnd(t *testing.T) {
 		t.Fatalf("sleep while running: %d %v", status, out)
 	}
 	s := e.waitStatus(t, id, session.StatusWaiting)
-	if _, pending := s.Metadata["pending_sleep"]; pending {
+	if _, pending := s.Metadata[session.MetaPendingSleep]; pending {
 		t.Fatal("the pending sleep was executed")
 	}
 	other := e.create(t, map[string]any{"prompt": "hi"})
@@ -140,9 +140,9 @@ func TestDrainDeliversAMessageQueuedOnAnIdleSession(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("enqueue: %d %v", status, out)
 	}
-	payload, _ := json.Marshal(jobs.DrainMessages{SessionID: id})
-	// The drain scheduled for it waits jobs.DrainDelay; run one now instead.
-	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(jobs.TypeDrainMessages, payload)); err != nil {
+	payload, _ := json.Marshal(tasks.DrainMessages{SessionID: id})
+	// The drain scheduled for it waits tasks.DrainDelay; run one now instead.
+	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(tasks.TypeDrainMessages, payload)); err != nil {
 		t.Fatal(err)
 	}
 	e.waitFor(t, id, "the drained turn", 20*time.Second, func(s *session.Session) bool {

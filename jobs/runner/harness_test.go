@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
@@ -27,6 +25,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -134,7 +133,7 @@ func writeCatalog(dir, repo string) error {
 type env struct {
 	srv     *httptest.Server
 	store   *graph.Store
-	queue   *jobs.Queue
+	queue   *tasks.Queue
 	ops     *orchestrator.Service
 	runner  *runner.Runner
 	dataDir string
@@ -181,11 +180,11 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	t.Helper()
 	url := o.redisURL
 	if url == "" {
-		flushDB(t, o.db)
+		graphtest.FlushRedis(t, o.db)
 		url = graphtest.RedisURL(o.db)
 	}
 	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(url)
+	queue, err := tasks.OpenQueue(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,19 +250,6 @@ func (e *env) startWorker(t *testing.T, grace time.Duration) {
 			t.Errorf("worker: %v", err)
 		}
 		e.stop = func() {}
-	}
-}
-
-func flushDB(t *testing.T, db int) {
-	t.Helper()
-	opt, err := redis.ParseURL(graphtest.RedisURL(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(opt)
-	defer c.Close()
-	if err := c.FlushDB(context.Background()).Err(); err != nil {
-		t.Fatalf("flush Redis db %d: %v", db, err)
 	}
 }
 
@@ -357,7 +343,7 @@ func (e *env) waitSpawned(t *testing.T, id int64) int {
 }
 
 func pidOf(s *session.Session) int {
-	v, _ := s.Metadata[orchestrator.MetaProcessPID].(float64)
+	v, _ := s.Metadata[session.MetaProcessPID].(float64)
 	return int(v)
 }
 
@@ -457,7 +443,7 @@ func childWorker() int {
 	if url == "" {
 		url = graphtest.RedisURL(childDB)
 	}
-	queue, err := jobs.OpenQueue(url)
+	queue, err := tasks.OpenQueue(url)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
