@@ -14,6 +14,9 @@ import (
 // Category groups sessions on the humans' board.
 type Category = graph.Category
 
+// ErrCategoryNotFound is an unknown category id; it is also ErrNotFound.
+var ErrCategoryNotFound = fmt.Errorf("category %w", ErrNotFound)
+
 // Limits of a category.
 const (
 	MaxCategoryName        = 100
@@ -129,7 +132,7 @@ func categoryErr(err error, id int64) error {
 	case errors.Is(err, graph.ErrConflict):
 		return invalid("Validation failed", "Name has already been taken")
 	case errors.Is(err, graph.ErrNotFound):
-		return &NotFoundError{fmt.Sprintf("Category #%d not found", id)}
+		return &NotFoundError{Message: fmt.Sprintf("Category #%d not found", id), Kind: ErrCategoryNotFound}
 	}
 	return err
 }
