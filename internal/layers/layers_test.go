@@ -17,13 +17,13 @@ const module = "github.com/zimmerhq/zimmer/"
 // layer or one below, never above. ARCHITECTURE.md "Layers as built" describes the same order.
 var order = [][]string{
 	// Pure: no store, no network. Domain types live here.
-	{"session", "lineage", "provenance", "roster", "transcript", "catalog", "config", "metrics", "queries"},
+	{"session", "lineage", "provenance", "roster", "transcript", "catalog", "catalog/catalogtest", "config", "metrics", "queries"},
 	// Adapters: the store and the queue client with its task types.
 	{"graph", "graph/graphtest", "jobs"},
 	// The operations.
 	{"orchestrator", "orchestrator/orchestratortest"},
 	// Surfaces and workers.
-	{"handlers", "handlers/rest", "handlers/mcp", "handlers/web", "handlers/slack", "jobs/runner"},
+	{"handlers", "handlers/handlerstest", "handlers/rest", "handlers/mcp", "handlers/web", "handlers/slack", "jobs/runner"},
 	// Wiring, and the packages that hold only tests of the repository's tooling.
 	{"cmd/zimmer", "cmd/zimmer-bench", "devtools", "deploy", "internal/layers"},
 }
