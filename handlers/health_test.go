@@ -54,6 +54,7 @@ func startRedis(t *testing.T, password string) (url string, stop func()) {
 }
 
 func TestDeepHealthIs503NamingRedisWhenRedisStops(t *testing.T) {
+	t.Parallel()
 	const password = "deep-health-redis-pw"
 	url, stop := startRedis(t, password)
 	e := setupWithRedis(t, url)

@@ -28,6 +28,7 @@ func messageIDIn(t *testing.T, text string) int64 {
 }
 
 func TestTheQueueCanBeReadAndConsolidated(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	first := e.ok(t, "/mcp", "manage_enqueued_messages", queue(s.ID, "create", map[string]any{"content": "first", "goal": "g1"}))
@@ -53,6 +54,7 @@ func TestTheQueueCanBeReadAndConsolidated(t *testing.T) {
 }
 
 func TestSendNowInterruptsWithAStagedMessage(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	idle := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 	acting := e.fixture(t, nil)
@@ -64,6 +66,7 @@ func TestSendNowInterruptsWithAStagedMessage(t *testing.T) {
 }
 
 func TestQueueActionsRefuseWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	cases := []struct {
@@ -88,6 +91,7 @@ func TestQueueActionsRefuseWhatIsMissing(t *testing.T) {
 }
 
 func TestEnqueueWithActingSessionRecordsItsSource(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	router, target := e.fixture(t, nil), e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	e.ok(t, "/mcp", "manage_enqueued_messages", queue(target.ID, "create", map[string]any{"content": "c", "acting_session_id": fmt.Sprint(router.ID)}))

@@ -6,6 +6,7 @@ import (
 )
 
 func TestArgumentsAreCheckedAgainstTheSchemaBeforeTheToolRuns(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	all := "/mcp?tool_groups=sessions,notifications,triggers,health"
 	cases := []struct {
@@ -47,6 +48,7 @@ func TestArgumentsAreCheckedAgainstTheSchemaBeforeTheToolRuns(t *testing.T) {
 }
 
 func TestArgumentsMustBeAnObject(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	r := e.post(t, "/mcp", rpc("tools/call", map[string]any{"name": "get_configs", "arguments": []any{1, 2}}))
 	res, _ := r.body["result"].(map[string]any)
@@ -56,11 +58,13 @@ func TestArgumentsMustBeAnObject(t *testing.T) {
 }
 
 func TestUnknownArgumentsAreIgnoredAsInTheOriginal(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	e.ok(t, "/mcp", "get_configs", map[string]any{"no_such_argument": 1})
 }
 
 func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	all := "/mcp?tool_groups=sessions,notifications,triggers,health,gate_decisions,work_backlog"
 	cases := []struct {

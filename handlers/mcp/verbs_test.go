@@ -20,6 +20,7 @@ func tableOf[T any](vs verbs[T]) verbTable {
 }
 
 func TestMultiplexedToolsTakeEnumDispatchAndRefusalFromOneTable(t *testing.T) {
+	t.Parallel()
 	tools := map[string]*toolDef{}
 	for _, d := range (&Handler{}).catalog() {
 		tools[d.name] = d
@@ -60,6 +61,7 @@ func TestMultiplexedToolsTakeEnumDispatchAndRefusalFromOneTable(t *testing.T) {
 }
 
 func TestTheSelfVariantIsNarrowedFromTheSameTable(t *testing.T) {
+	t.Parallel()
 	for _, v := range selfVerbs {
 		i := slices.IndexFunc(actionVerbs, func(w verb[action]) bool { return w.name == v.name })
 		if i < 0 {
@@ -75,6 +77,7 @@ func TestTheSelfVariantIsNarrowedFromTheSameTable(t *testing.T) {
 }
 
 func TestNarrowingToAnUnknownActionFailsAtLoad(t *testing.T) {
+	t.Parallel()
 	for _, narrow := range []func(){
 		func() { queueVerbs.only("shuffle") },
 		func() { queueVerbs.except("shuffle") },
