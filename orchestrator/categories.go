@@ -11,6 +11,9 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
+// ErrCategoryNotFound is an unknown category id; it is also ErrNotFound.
+var ErrCategoryNotFound = fmt.Errorf("category %w", ErrNotFound)
+
 // Limits of a category.
 const (
 	MaxCategoryName        = 100
@@ -126,7 +129,7 @@ func categoryErr(err error, id int64) error {
 	case errors.Is(err, graph.ErrConflict):
 		return invalid("Validation failed", "Name has already been taken")
 	case errors.Is(err, graph.ErrNotFound):
-		return &NotFoundError{fmt.Sprintf("Category #%d not found", id)}
+		return &NotFoundError{Message: fmt.Sprintf("Category #%d not found", id), Kind: ErrCategoryNotFound}
 	}
 	return err
 }

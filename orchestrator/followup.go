@@ -139,6 +139,20 @@ func (s *Service) Interrupt(ctx context.Context, id, messageID int64, acting str
 	return s.InterruptFrom(ctx, id, messageID, acting, SourceInterrupt)
 }
 
+// InterruptFrom is Interrupt recording source on the uncle edge (SourceInterrupt when empty),
+// for surfaces other than REST.
+func (s *Service) InterruptFrom(ctx context.Context, id, messageID int64, acting, source string) (*session.Session, error) {
+	sess, h, err := s.interrupt(ctx, id, target{messageID: messageID, refusal: "Cannot interrupt"})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
+	_ = s.dispatch(ctx, sess.ID, h) // delivered either way: the sweep queues a job that is not queued now
+	s.RecordUncle(ctx, sess.ID, acting, cmp.Or(source, SourceInterrupt))
+	return sess, nil
+}
+
 // target is what an interrupt delivers: a message already queued, or one staged for it.
 type target struct {
 	messageID int64

@@ -105,7 +105,7 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 	}
 	uncleID, err := s.Resolve(ctx, uncleKey)
 	if errors.Is(err, graph.ErrNotFound) {
-		return RemovedUncle{}, &NotFoundError{fmt.Sprintf("No session %q, so it cannot be an additional senior of session #%d.", uncleKey, junior.ID)}
+		return RemovedUncle{}, &NotFoundError{Message: fmt.Sprintf("No session %q, so it cannot be an additional senior of session #%d.", uncleKey, junior.ID)}
 	}
 	if err != nil {
 		return RemovedUncle{}, err
@@ -121,7 +121,7 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 			msg += fmt.Sprintf(" The edge between them points the other way — #%d is senior to #%d. Remove that one by naming #%d as the session and #%d as the uncle.",
 				junior.ID, uncle.ID, uncle.ID, junior.ID)
 		}
-		return RemovedUncle{}, &NotFoundError{msg}
+		return RemovedUncle{}, &NotFoundError{Message: msg}
 	}
 	if err != nil {
 		return RemovedUncle{}, err

@@ -20,6 +20,14 @@ const (
 	SourceInterrupt = "api_v1:enqueued_messages.interrupt"
 )
 
+// Sources the MCP surface stamps on the uncle edges its deliveries record.
+const (
+	SourceMCPFollowUp  = "mcp:action_session.follow_up"
+	SourceMCPEnqueue   = "mcp:manage_enqueued_messages.create"
+	SourceMCPSendNow   = "mcp:manage_enqueued_messages.send_now"
+	SourceMCPInterrupt = "mcp:manage_enqueued_messages.interrupt"
+)
+
 // MessageParams are the arguments of a queue append.
 type MessageParams struct {
 	Content string
@@ -84,6 +92,16 @@ func (s *Service) ListMessages(ctx context.Context, id int64, p MessageListParam
 		return nil, Page{}, err
 	}
 	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
+}
+
+// PendingMessages is one page of the messages still waiting for a session (position order)
+// and how many there are in all: what a caller must see before it adds to a queue.
+func (s *Service) PendingMessages(ctx context.Context, id int64, limit int) ([]*session.Message, int, error) {
+	list, page, err := s.ListMessages(ctx, id, MessageListParams{Status: session.MessagePending, PerPage: max(limit, 1)})
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, page.TotalCount, nil
 }
 
 // GetMessage reads one message of the session.

@@ -218,6 +218,14 @@ func (s *Service) TokenUsage(ctx context.Context, sessionID int64) ([]session.To
 	return s.store.SessionTokenUsage(ctx, sessionID)
 }
 
+// maxTimeline bounds one timeline read.
+const maxTimeline = 10_000
+
+// Timeline is a session's log, oldest first (at most maxTimeline entries).
+func (s *Service) Timeline(ctx context.Context, sessionID int64) ([]session.LogEntry, error) {
+	return s.store.Logs(ctx, sessionID, "", 0, maxTimeline)
+}
+
 // AppendTimeline writes one best-effort line to the session's log.
 func (s *Service) AppendTimeline(ctx context.Context, sessionID int64, level, line string) {
 	s.timeline(ctx, sessionID, level, line)

@@ -11,6 +11,7 @@ import (
 // The runner-bound actions reach the runner's operations; the runner itself is tested end to end
 // in jobs/runner.
 func TestRunnerBoundActionsReachTheirOperations(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	running := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	contains(t, e.ok(t, "/mcp", "action_session", act(running.ID, "pause", nil)), "## Session Paused", "- **Status:** needs_input")

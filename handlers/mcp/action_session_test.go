@@ -43,6 +43,7 @@ func (e *env) reload(t *testing.T, s *session.Session) *session.Session {
 }
 
 func TestFollowUpTakesTheSessionsPathAndReportsTheQueue(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	idle := e.fixture(t, nil)
 	sent := e.ok(t, "/mcp", "action_session", act(idle.ID, "follow_up", map[string]any{"prompt": "go on", "goal": "a new goal"}))
@@ -63,6 +64,7 @@ func TestFollowUpTakesTheSessionsPathAndReportsTheQueue(t *testing.T) {
 }
 
 func TestFollowUpWithActingSessionRecordsAnUncleEdge(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	router, target := e.fixture(t, nil), e.fixture(t, nil)
 	e.ok(t, "/mcp", "action_session", act(target.ID, "follow_up", map[string]any{"prompt": "p", "acting_session_id": fmt.Sprint(router.ID)}))
@@ -75,6 +77,7 @@ func TestFollowUpWithActingSessionRecordsAnUncleEdge(t *testing.T) {
 }
 
 func TestArchiveRefusesAnotherSessionsRunningTurn(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	running := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	other := e.fixture(t, nil)
@@ -93,6 +96,7 @@ func TestArchiveRefusesAnotherSessionsRunningTurn(t *testing.T) {
 }
 
 func TestArchiveRefusesOverQueuedMessagesUnlessForced(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 	if _, err := e.ops.CreateMessage(context.Background(), s.ID, orchestrator.MessageParams{Content: "wait for me"}); err != nil {
@@ -107,6 +111,7 @@ func TestArchiveRefusesOverQueuedMessagesUnlessForced(t *testing.T) {
 }
 
 func TestBulkArchiveReportsEachRefusal(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	a, running := e.fixture(t, nil), e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	text := e.ok(t, "/mcp", "action_session", map[string]any{"action": "bulk_archive", "session_ids": []any{a.ID, running.ID, 999999999}})
@@ -116,6 +121,7 @@ func TestBulkArchiveReportsEachRefusal(t *testing.T) {
 }
 
 func TestEditingActionsChangeTheSession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
 	cases := []struct {
@@ -177,6 +183,7 @@ func TestEditingActionsChangeTheSession(t *testing.T) {
 }
 
 func TestEditingActionsRefuseBadValues(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	cases := []struct {
@@ -205,6 +212,7 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 }
 
 func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) {
 		s.Status = session.StatusRunning
@@ -217,6 +225,7 @@ func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
 }
 
 func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	idle := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 	text := e.ok(t, "/mcp", "action_session", act(idle.ID, "pause_into_spot_queue", nil))
@@ -240,6 +249,7 @@ func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
 }
 
 func TestRootFencedConnectionsRefuseTheActionsThatSpawnOrAddServers(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	inside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
 	outside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "general-agent" })

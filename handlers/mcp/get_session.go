@@ -105,21 +105,13 @@ func readSessionView(ctx context.Context, c *call, id int64) (sessionView, error
 	rec, err := c.h.ops.Provenance(ctx, id)
 	q := <-queued
 	if err != nil {
-		return sessionView{}, notFoundAs(err, id)
+		return sessionView{}, sessionNotFound(err, id)
 	}
 	if q.err != nil {
 		return sessionView{}, q.err
 	}
 	names, err := c.categoryNames(ctx, rec.Session.CategoryID != nil)
 	return sessionView{rec: rec, pending: q.pending, total: q.total, categories: names}, err
-}
-
-// notFoundAs turns a missing session into the tool's "Session not found" sentence.
-func notFoundAs(err error, id int64) error {
-	if isNotFound(err) {
-		return fail("Session not found: %d", id)
-	}
-	return err
 }
 
 var genesisLabels = map[session.Genesis]string{

@@ -39,7 +39,7 @@ func (c *call) session(ctx context.Context, key string) (*session.Session, error
 func (c *call) sessionByID(ctx context.Context, id int64) (*session.Session, error) {
 	s, err := c.h.ops.Get(ctx, id)
 	if err != nil {
-		return nil, notFoundAs(err, id)
+		return nil, sessionNotFound(err, id)
 	}
 	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -65,16 +66,9 @@ func TestTranscriptRefreshAndFork(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(text, "User: CALL nothing_there {}") || !strings.Contains(text, "Assistant: ack: CALL nothing_there {}") {
 		t.Fatalf("transcript: %d %v", status, out)
 	}
-	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path+"/transcript?format=text", nil)
-	req.Header.Set("X-API-Key", apiKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || string(body) != text {
-		t.Fatalf("format=text: %s %q", resp.Header.Get("Content-Type"), body)
+	plain := handlerstest.Do(t, http.DefaultClient, http.MethodGet, e.srv.URL+path+"/transcript?format=text", nil, "X-API-Key", apiKey)
+	if !strings.HasPrefix(plain.Header.Get("Content-Type"), "text/plain") || plain.Raw != text {
+		t.Fatalf("format=text: %s %q", plain.Header.Get("Content-Type"), plain.Raw)
 	}
 
 	before, _ := e.ops.TokenUsage(context.Background(), id)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +22,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
@@ -281,26 +281,11 @@ func (e *env) create(t *testing.T, body map[string]any) int64 {
 
 func (e *env) do(t *testing.T, method, path string, body any) (int, map[string]any) {
 	t.Helper()
-	var r io.Reader
-	if body != nil {
-		data, _ := json.Marshal(body)
-		r = strings.NewReader(string(data))
+	r := handlerstest.Do(t, http.DefaultClient, method, e.srv.URL+path, body, "X-API-Key", apiKey)
+	if r.Body == nil {
+		return r.Status, map[string]any{"raw": r.Raw}
 	}
-	req, _ := http.NewRequest(method, e.srv.URL+path, r)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-API-Key", apiKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	_ = json.Unmarshal(raw, &out)
-	if out == nil {
-		out = map[string]any{"raw": string(raw)}
-	}
-	return resp.StatusCode, out
+	return r.Status, r.Body
 }
 
 func (e *env) get(t *testing.T, id int64) *session.Session {

@@ -2,7 +2,6 @@ package runner_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -43,7 +43,7 @@ func TestClaudeTurnEndsInNeedsInputWithTranscriptUsageAndConfig(t *testing.T) {
 	}
 
 	// The config: a parent root gets the zimmer entry (which covers self-session), stamped.
-	servers := readMCPJSON(t, s.Metadata[session.MetaConfigPath].(string))
+	servers := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))
 	if u := servers["zimmer"]["url"]; u != e.srv.URL+"/mcp?allowed_agent_roots=child&session_id="+itoa(id) {
 		t.Fatalf("zimmer entry: %v", servers["zimmer"])
 	}
@@ -122,7 +122,7 @@ func TestPiGetsRequestTimeoutsAndKeepsItsSessionID(t *testing.T) {
 	e := shared(t)
 	id := e.create(t, map[string]any{"prompt": "first", "agent_runtime": "pi"})
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
-	servers := readMCPJSON(t, s.Metadata[session.MetaConfigPath].(string))
+	servers := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))
 	if servers["docs"]["requestTimeoutMs"] != float64(180000) || servers["slowpoke"]["requestTimeoutMs"] != float64(240000) {
 		t.Fatalf("pi budgets: %v %v", servers["docs"], servers["slowpoke"])
 	}
@@ -233,21 +233,6 @@ func TestCloneAndSecretFailures(t *testing.T) {
 	if _, ok := s.Metadata[session.MetaFailureReason]; ok {
 		t.Fatal("a restart clears the failure")
 	}
-}
-
-func readMCPJSON(t *testing.T, path string) map[string]map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		MCPServers map[string]map[string]any `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return doc.MCPServers
 }
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
@@ -51,7 +52,7 @@ func TestARepositorysOwnMCPEntriesNeverReadTheWorkersSecrets(t *testing.T) {
 JSON`)
 	id := e.create(t, map[string]any{"prompt": "hi", "git_root": repo, "branch": "main", "agent_root": "parent", "mcp_servers": []string{"fleet-tool"}})
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
-	servers := readMCPJSON(t, s.Metadata[session.MetaConfigPath].(string))
+	servers := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))
 	thief := servers["thief"]["env"].(map[string]any)
 	if thief["KEYS"] != "${API_KEYS}" || thief["S"] != "${RUNNER_TEST_SECRET}" || servers["thief"]["args"].([]any)[0] != "${RUNNER_TEST_SECRET}" {
 		t.Fatalf("the repository's entry is passed through unexpanded: %v", servers["thief"])
