@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 )
 
 const testMCP = `{
@@ -52,22 +52,6 @@ func request(t *testing.T, runtime string, servers ...string) RuntimeConfigReque
 		Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 }
 
-// mcpJSON reads a written .mcp.json back with the real JSON decoder.
-func mcpJSON(t *testing.T, path string) map[string]map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		MCPServers map[string]map[string]any `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("written .mcp.json is not JSON: %v\n%s", err, data)
-	}
-	return doc.MCPServers
-}
-
 func codexTOML(t *testing.T, path string) map[string]any {
 	t.Helper()
 	var doc map[string]any
@@ -87,7 +71,7 @@ func TestClaudeConfigInjectsSelfSessionAndPinsNpxCaches(t *testing.T) {
 	if out.Path != filepath.Join(req.WorkDir, ".mcp.json") {
 		t.Fatalf("path %s", out.Path)
 	}
-	servers := mcpJSON(t, out.Path)
+	servers := catalogtest.MCPServers(t, out.Path)
 	self := servers[SelfSessionServer]
 	if self["url"] != "http://127.0.0.1:9999/mcp?tool_groups=self_session&session_id=42" || self["type"] != "http" {
 		t.Fatalf("self-session entry: %v", self)
@@ -177,7 +161,7 @@ func TestPiConfigOnlyLengthensRequestTimeouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers := mcpJSON(t, out.Path)
+	servers := catalogtest.MCPServers(t, out.Path)
 	want := map[string]any{"context7": float64(0), "slow": float64(300000), "fast": float64(180000), "remote": nil, "remote-fast": nil}
 	for name, w := range want {
 		if got := servers[name]["requestTimeoutMs"]; got != w {
@@ -197,7 +181,7 @@ func TestSubagentRootsGetTheZimmerEntryWhichCoversSelfSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers := mcpJSON(t, out.Path)
+	servers := catalogtest.MCPServers(t, out.Path)
 	if servers[SubagentServer]["url"] != "http://127.0.0.1:9999/mcp?allowed_agent_roots=helper,worker&session_id=42" {
 		t.Fatalf("zimmer entry: %v", servers[SubagentServer])
 	}
@@ -214,7 +198,7 @@ func TestCatalogZimmerEntriesWinAndAreRetargeted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers := mcpJSON(t, out.Path)
+	servers := catalogtest.MCPServers(t, out.Path)
 	if len(out.Injected) != 0 {
 		t.Fatalf("a catalog zimmer entry is never narrowed and covers self-session: %v", out.Injected)
 	}
@@ -263,7 +247,7 @@ func TestUnresolvedVariablesFailTheWholeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := mcpJSON(t, out.Path)["secretive"]["env"].(map[string]any)
+	env := catalogtest.MCPServers(t, out.Path)["secretive"]["env"].(map[string]any)
 	if env["TOKEN"] != "a" || env["OPT"] != "fallback" {
 		t.Fatalf("values and defaults: %v", env)
 	}
@@ -351,7 +335,7 @@ func TestCatalogEntriesReadOnlyAllowedVariables(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if h := mcpJSON(t, out.Path)[tt.server]["headers"].(map[string]any); h["Authorization"] != "Bearer tok" {
+				if h := catalogtest.MCPServers(t, out.Path)[tt.server]["headers"].(map[string]any); h["Authorization"] != "Bearer tok" {
 					t.Fatalf("headers %v", h)
 				}
 				return
@@ -482,7 +466,7 @@ func serverNames(t *testing.T, runtime, path string) []string {
 			names = append(names, name)
 		}
 	} else {
-		for name := range mcpJSON(t, path) {
+		for name := range catalogtest.MCPServers(t, path) {
 			names = append(names, name)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 )
 
 func secretsFile(t *testing.T, text string, mode os.FileMode) string {
@@ -88,7 +90,7 @@ func TestSecretsFileValuesObeyReservedNamesAndTheAllowList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mcpJSON(t, out.Path)["remote"]["headers"].(map[string]any)["Authorization"]; got != "Bearer from-file" {
+	if got := catalogtest.MCPServers(t, out.Path)["remote"]["headers"].(map[string]any)["Authorization"]; got != "Bearer from-file" {
 		t.Fatalf("a file value fills the placeholder: %v", got)
 	}
 

@@ -19,7 +19,7 @@
 #   NEO4J_PAGECACHE_MB    default 1024
 #   NEO4J_LOG             default $NEO4J_HOME_DIR/neo4j.log (launcher stdout/stderr;
 #                         the previous one is kept as <log>.1)
-#   NEO4J_START_TIMEOUT   seconds, default 120
+#   NEO4J_START_TIMEOUT   seconds, default 300 (a first start on a loaded 2-core machine can take minutes)
 #   NEO4J_STOP_TIMEOUT    seconds, default 60
 #   NEO4J_JAVA_OPTS       extra JVM flags (word-split)
 # Env (build):
@@ -128,7 +128,7 @@ setup_env() {
   HEAP_INITIAL="${NEO4J_HEAP_INITIAL:-512m}"
   LOG_FILE="${NEO4J_LOG:-$HOME_DIR/neo4j.log}"
   PID_FILE="$HOME_DIR/neo4j.pid"
-  START_TIMEOUT="${NEO4J_START_TIMEOUT:-120}"
+  START_TIMEOUT="${NEO4J_START_TIMEOUT:-300}"
   STOP_TIMEOUT="${NEO4J_STOP_TIMEOUT:-60}"
 }
 
@@ -202,6 +202,12 @@ wait_ready() {
   while :; do
     if grep -q '^NEO4J_READY ' "$LOG_FILE" 2>/dev/null && port_open "$PORT"; then
       return 0
+    fi
+    if grep -q '^NEO4J_FAILED' "$LOG_FILE" 2>/dev/null; then
+      err "Neo4j (pid $pid) failed to start after $(elapsed "$t0"); last 30 lines of $LOG_FILE:"
+      tail -n 30 "$LOG_FILE" >&2 || true
+      err "(more detail in $HOME_DIR/logs/debug.log); it exits on its own"
+      return 1
     fi
     if ! pid_alive "$pid"; then
       err "Neo4j (pid $pid) exited during startup after $(elapsed "$t0"); last 30 lines of $LOG_FILE:"

@@ -4,37 +4,24 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
 )
-
-// Category groups sessions on the humans' board. A frozen category's sessions are left out of
-// bulk refreshes. Names are unique case-insensitively.
-type Category struct {
-	ID          int64
-	Name        string
-	Description *string
-	IsFrozen    bool
-	Position    int64
-	Sessions    int // sessions in the category, when read by ListCategories
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-}
 
 // nameKey is the case-insensitive form a category name is unique by.
 func nameKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 // ListCategories returns every category in board order with its session count.
-func (s *Store) ListCategories(ctx context.Context) ([]Category, error) {
-	out, err := read(ctx, s, "list_categories", func(tx txn) ([]Category, error) {
+func (s *Store) ListCategories(ctx context.Context) ([]session.Category, error) {
+	out, err := read(ctx, s, "list_categories", func(tx txn) ([]session.Category, error) {
 		recs, err := tx.collect("list_categories", queries.ListCategories, nil)
 		if err != nil {
 			return nil, err
 		}
-		list := make([]Category, 0, len(recs))
+		list := make([]session.Category, 0, len(recs))
 		for _, rec := range recs {
 			c, err := recordCategory(rec)
 			if err != nil {
@@ -53,74 +40,74 @@ func (s *Store) ListCategories(ctx context.Context) ([]Category, error) {
 }
 
 // GetCategory reads one category (ErrNotFound when there is none).
-func (s *Store) GetCategory(ctx context.Context, id int64) (Category, error) {
-	out, err := read(ctx, s, "get_category", func(tx txn) (Category, error) { return getCategory(tx, id) })
+func (s *Store) GetCategory(ctx context.Context, id int64) (session.Category, error) {
+	out, err := read(ctx, s, "get_category", func(tx txn) (session.Category, error) { return getCategory(tx, id) })
 	if err != nil {
-		return Category{}, fmt.Errorf("category %d: %w", id, err)
+		return session.Category{}, fmt.Errorf("category %d: %w", id, err)
 	}
 	return out, nil
 }
 
-func getCategory(tx txn, id int64) (Category, error) {
+func getCategory(tx txn, id int64) (session.Category, error) {
 	rec, err := tx.single("get_category", queries.GetCategory, map[string]any{"id": id})
 	if err != nil {
-		return Category{}, err
+		return session.Category{}, err
 	}
 	return recordCategory(rec)
 }
 
 // CreateCategory stores a new category, placed last; a taken name is ErrConflict.
-func (s *Store) CreateCategory(ctx context.Context, c Category) (Category, error) {
-	out, err := write(ctx, s, "create_category", func(tx txn) (Category, error) {
+func (s *Store) CreateCategory(ctx context.Context, c session.Category) (session.Category, error) {
+	out, err := write(ctx, s, "create_category", func(tx txn) (session.Category, error) {
 		if err := lockCategories(tx); err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		if err := nameFree(tx, c.Name, 0); err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		rec, err := tx.single("insert_category", queries.InsertCategory, map[string]any{
 			"name": c.Name, "name_key": nameKey(c.Name), "description": optValue(c.Description),
 			"is_frozen": c.IsFrozen, "at": s.now().UTC(),
 		})
 		if err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		return recordCategory(rec)
 	})
 	if err != nil {
-		return Category{}, fmt.Errorf("create category %q: %w", c.Name, err)
+		return session.Category{}, fmt.Errorf("create category %q: %w", c.Name, err)
 	}
 	return out, nil
 }
 
 // UpdateCategory applies mutate to a category under the category lock and stores it; a name
 // another category holds is ErrConflict.
-func (s *Store) UpdateCategory(ctx context.Context, id int64, mutate func(*Category) error) (Category, error) {
-	out, err := write(ctx, s, "update_category", func(tx txn) (Category, error) {
+func (s *Store) UpdateCategory(ctx context.Context, id int64, mutate func(*session.Category) error) (session.Category, error) {
+	out, err := write(ctx, s, "update_category", func(tx txn) (session.Category, error) {
 		if err := lockCategories(tx); err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		c, err := getCategory(tx, id)
 		if err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		if err := mutate(&c); err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		if err := nameFree(tx, c.Name, id); err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		rec, err := tx.single("update_category", queries.UpdateCategory, map[string]any{
 			"id": id, "name": c.Name, "name_key": nameKey(c.Name), "description": optValue(c.Description),
 			"is_frozen": c.IsFrozen, "at": s.now().UTC(),
 		})
 		if err != nil {
-			return Category{}, err
+			return session.Category{}, err
 		}
 		return recordCategory(rec)
 	})
 	if err != nil {
-		return Category{}, fmt.Errorf("update category %d: %w", id, err)
+		return session.Category{}, fmt.Errorf("update category %d: %w", id, err)
 	}
 	return out, nil
 }
@@ -187,13 +174,13 @@ func nameFree(tx txn, name string, self int64) error {
 	return nil
 }
 
-func recordCategory(rec *neo4j.Record) (Category, error) {
+func recordCategory(rec *neo4j.Record) (session.Category, error) {
 	node, _, err := neo4j.GetRecordValue[neo4j.Node](rec, "c")
 	if err != nil {
-		return Category{}, fmt.Errorf("read category node: %w", err)
+		return session.Category{}, fmt.Errorf("read category node: %w", err)
 	}
 	p := node.Props
-	return Category{
+	return session.Category{
 		ID: asInt(p["id"]), Name: asString(p["name"]), Description: optString(p["description"]),
 		IsFrozen: asBool(p["is_frozen"]), Position: asInt(p["position"]),
 		CreatedAt: asTime(p["created_at"]), UpdatedAt: asTime(p["updated_at"]),

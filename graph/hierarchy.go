@@ -39,7 +39,7 @@ func (s *Store) view(ctx context.Context, id int64, queuePreview int) (SessionVi
 	return read(ctx, s, "session_provenance", func(tx txn) (SessionView, error) {
 		rec, err := tx.single("session_provenance", queries.SessionProvenance, map[string]any{
 			"id": id, "max_depth": lineage.MaxDepth, "max_nodes": lineage.MaxNodes,
-			"pending": MessagePending, "queue_preview": max(queuePreview, 0)})
+			"pending": session.MessagePending, "queue_preview": max(queuePreview, 0)})
 		if err != nil {
 			return SessionView{}, err
 		}

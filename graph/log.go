@@ -8,25 +8,8 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
 )
-
-// Log levels of a session timeline.
-const (
-	LogInfo    = "info"
-	LogWarning = "warning"
-	LogError   = "error"
-	LogDebug   = "debug"
-	LogVerbose = "verbose"
-)
-
-// LogEntry is one line of a session's timeline.
-type LogEntry struct {
-	ID        string
-	SessionID int64
-	Level     string
-	Content   string
-	CreatedAt time.Time
-}
 
 // AppendLog writes the same line to the timeline of each session given (skipping ids that do
 // not exist) and returns how many entries it wrote.
@@ -44,18 +27,18 @@ func (s *Store) AppendLog(ctx context.Context, level, content string, sessionIDs
 }
 
 // Logs returns a session's timeline, oldest first; level "" means every level.
-func (s *Store) Logs(ctx context.Context, sessionID int64, level string, skip, limit int) ([]LogEntry, error) {
-	out, err := read(ctx, s, "list_logs", func(tx txn) ([]LogEntry, error) {
+func (s *Store) Logs(ctx context.Context, sessionID int64, level string, skip, limit int) ([]session.LogEntry, error) {
+	out, err := read(ctx, s, "list_logs", func(tx txn) ([]session.LogEntry, error) {
 		recs, err := tx.collect("list_logs", queries.ListLogs, map[string]any{
 			"session_id": sessionID, "level": level, "skip": skip, "limit": limit,
 		})
 		if err != nil {
 			return nil, err
 		}
-		entries := make([]LogEntry, 0, len(recs))
+		entries := make([]session.LogEntry, 0, len(recs))
 		for _, r := range recs {
 			at, _, _ := neo4j.GetRecordValue[time.Time](r, "created_at")
-			entries = append(entries, LogEntry{
+			entries = append(entries, session.LogEntry{
 				ID: asString(r.AsMap()["id"]), SessionID: sessionID, Level: asString(r.AsMap()["level"]),
 				Content: asString(r.AsMap()["content"]), CreatedAt: at.UTC(),
 			})

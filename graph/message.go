@@ -12,51 +12,11 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// Statuses of an enqueued message. A message is pending until a delivery claims it
-// (processing); once the agent job carrying it is queued the row is deleted, as the original
-// destroys it after hand-off, so a session's queue holds only what is still to be delivered
-// plus the undelivered record a forced archive leaves. MessageDelivered is therefore never
-// stored; it names the outcome in logs and metrics.
-const (
-	MessagePending     = "pending"
-	MessageProcessing  = "processing"
-	MessageDelivered   = "delivered"
-	MessageUndelivered = "undelivered"
-)
-
-// Origins of an enqueued message. Requests can only ever produce OriginCaller; the other two
-// are notices Zimmer writes itself.
-const (
-	OriginCaller        = "caller"
-	OriginPRMerged      = "automated_pr_merged"
-	OriginMergeConflict = "automated_merge_conflict"
-)
-
 // maxMessagesPerListing stands for "every message" in the internal pending list.
 const maxMessagesPerListing = 1 << 20
 
 // ErrMessageNotFound is a message id unknown under the session named; it is also ErrNotFound.
 var ErrMessageNotFound = fmt.Errorf("enqueued message %w", ErrNotFound)
-
-// Message is one prompt in a session's queue.
-type Message struct {
-	ID        int64
-	SessionID int64
-	Content   string
-	Goal      *string
-	Position  int64 // 1-based and contiguous per session
-	Status    string
-	Origin    string
-	CreatedAt time.Time
-	UpdatedAt time.Time
-}
-
-// NewMessage is what an append stores; Origin defaults to OriginCaller.
-type NewMessage struct {
-	Content string
-	Goal    *string
-	Origin  string
-}
 
 // MessageQueue is one session's queue inside a transaction that holds the session's write lock,
 // so every change to positions is serialised with every other change to the same queue.
@@ -70,7 +30,7 @@ type MessageQueue struct {
 func (q *MessageQueue) SessionID() int64 { return q.sessionID }
 
 // Append stores m at the end of the queue (largest position + 1) as pending.
-func (q *MessageQueue) Append(m NewMessage) (*Message, error) {
+func (q *MessageQueue) Append(m session.NewMessage) (*session.Message, error) {
 	rec, err := q.tx.single("next_message_id", queries.NextMessageID, nil)
 	if err != nil {
 		return nil, fmt.Errorf("enqueued_message counter missing (run `zimmer migrate`): %w", err)
@@ -80,11 +40,11 @@ func (q *MessageQueue) Append(m NewMessage) (*Message, error) {
 		return nil, fmt.Errorf("read enqueued_message counter: %w", err)
 	}
 	if m.Origin == "" {
-		m.Origin = OriginCaller
+		m.Origin = session.OriginCaller
 	}
 	rec, err = q.tx.single("insert_message", queries.InsertMessage, map[string]any{
 		"session_id": q.sessionID, "id": id, "content": m.Content, "goal": optValue(m.Goal),
-		"status": MessagePending, "origin": m.Origin, "at": q.at,
+		"status": session.MessagePending, "origin": m.Origin, "at": q.at,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("append message to session %d: %w", q.sessionID, err)
@@ -93,13 +53,13 @@ func (q *MessageQueue) Append(m NewMessage) (*Message, error) {
 }
 
 // Get reads one message of this session.
-func (q *MessageQueue) Get(id int64) (*Message, error) {
+func (q *MessageQueue) Get(id int64) (*session.Message, error) {
 	return q.one("get_message", queries.GetMessage, id, nil)
 }
 
 // List returns one page of the queue in position order and the filter's total; status ""
 // lists every status.
-func (q *MessageQueue) List(status string, skip, limit int) ([]*Message, int, error) {
+func (q *MessageQueue) List(status string, skip, limit int) ([]*session.Message, int, error) {
 	rec, err := q.tx.single("list_messages", queries.ListMessages, map[string]any{
 		"session_id": q.sessionID, "status": status, "skip": skip, "limit": limit,
 	})
@@ -114,7 +74,7 @@ func (q *MessageQueue) List(status string, skip, limit int) ([]*Message, int, er
 	if err != nil {
 		return nil, 0, fmt.Errorf("list messages of session %d: %w", q.sessionID, err)
 	}
-	out := make([]*Message, 0, len(nodes))
+	out := make([]*session.Message, 0, len(nodes))
 	for _, n := range nodes {
 		node, ok := n.(neo4j.Node)
 		if !ok {
@@ -126,13 +86,13 @@ func (q *MessageQueue) List(status string, skip, limit int) ([]*Message, int, er
 }
 
 // Pending lists every pending message in position order.
-func (q *MessageQueue) Pending() ([]*Message, error) {
-	list, _, err := q.List(MessagePending, 0, maxMessagesPerListing)
+func (q *MessageQueue) Pending() ([]*session.Message, error) {
+	list, _, err := q.List(session.MessagePending, 0, maxMessagesPerListing)
 	return list, err
 }
 
 // Edit replaces a message's content and goal (nil removes the goal).
-func (q *MessageQueue) Edit(id int64, content string, goal *string) (*Message, error) {
+func (q *MessageQueue) Edit(id int64, content string, goal *string) (*session.Message, error) {
 	return q.one("update_message", queries.UpdateMessage, id, map[string]any{"content": content, "goal": optValue(goal)})
 }
 
@@ -144,7 +104,7 @@ func (q *MessageQueue) Delete(id int64) error {
 
 // Move puts a message at position (clamped to the queue's length; it must be ≥ 1) and shifts
 // the messages in between by one, keeping their order.
-func (q *MessageQueue) Move(id, position int64) (*Message, error) {
+func (q *MessageQueue) Move(id, position int64) (*session.Message, error) {
 	if position < 1 {
 		return nil, fmt.Errorf("position %d of message %d: %w", position, id, ErrInvalid)
 	}
@@ -153,7 +113,7 @@ func (q *MessageQueue) Move(id, position int64) (*Message, error) {
 
 // ClaimNext marks the lowest-position pending message processing and returns it; with nothing
 // pending it returns ErrMessageNotFound. The session's lock makes each claim exactly-once.
-func (q *MessageQueue) ClaimNext() (*Message, error) {
+func (q *MessageQueue) ClaimNext() (*session.Message, error) {
 	rec, err := q.tx.single("claim_next_message", queries.ClaimNextMessage, map[string]any{"session_id": q.sessionID, "at": q.at})
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("claim next message of session %d: nothing pending: %w", q.sessionID, ErrMessageNotFound)
@@ -165,7 +125,7 @@ func (q *MessageQueue) ClaimNext() (*Message, error) {
 }
 
 // SetStatus moves a message to status (used to release a claim whose hand-off failed).
-func (q *MessageQueue) SetStatus(id int64, status string) (*Message, error) {
+func (q *MessageQueue) SetStatus(id int64, status string) (*session.Message, error) {
 	return q.one("set_message_status", queries.SetMessageStatus, id, map[string]any{"status": status})
 }
 
@@ -180,7 +140,7 @@ func (q *MessageQueue) RetirePending() (int, error) {
 }
 
 // one runs a statement on one message of this session; a missing message is ErrMessageNotFound.
-func (q *MessageQueue) one(name, cypher string, id int64, extra map[string]any) (*Message, error) {
+func (q *MessageQueue) one(name, cypher string, id int64, extra map[string]any) (*session.Message, error) {
 	params := map[string]any{"session_id": q.sessionID, "id": id, "at": q.at}
 	for k, v := range extra {
 		params[k] = v
@@ -221,8 +181,8 @@ func (s *Store) queueOf(tx txn, sessionID int64) *MessageQueue {
 
 // CreateMessage appends a pending message to the session's queue and returns it with the
 // session as it was when the message landed.
-func (s *Store) CreateMessage(ctx context.Context, sessionID int64, m NewMessage) (*Message, *session.Session, error) {
-	var out *Message
+func (s *Store) CreateMessage(ctx context.Context, sessionID int64, m session.NewMessage) (*session.Message, *session.Session, error) {
+	var out *session.Message
 	sess, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		out, err = q.Append(m)
 		return err
@@ -231,9 +191,9 @@ func (s *Store) CreateMessage(ctx context.Context, sessionID int64, m NewMessage
 }
 
 // ListMessages returns one page of a session's queue in position order and the filter's total.
-func (s *Store) ListMessages(ctx context.Context, sessionID int64, status string, skip, limit int) ([]*Message, int, error) {
+func (s *Store) ListMessages(ctx context.Context, sessionID int64, status string, skip, limit int) ([]*session.Message, int, error) {
 	type page struct {
-		list  []*Message
+		list  []*session.Message
 		total int
 	}
 	out, err := read(ctx, s, "list_messages", func(tx txn) (page, error) {
@@ -250,8 +210,8 @@ func (s *Store) ListMessages(ctx context.Context, sessionID int64, status string
 }
 
 // GetMessage reads one message of a session.
-func (s *Store) GetMessage(ctx context.Context, sessionID, id int64) (*Message, error) {
-	out, err := read(ctx, s, "get_message", func(tx txn) (*Message, error) {
+func (s *Store) GetMessage(ctx context.Context, sessionID, id int64) (*session.Message, error) {
+	out, err := read(ctx, s, "get_message", func(tx txn) (*session.Message, error) {
 		if err := requireSession(tx, sessionID); err != nil {
 			return nil, err
 		}
@@ -265,8 +225,8 @@ func (s *Store) GetMessage(ctx context.Context, sessionID, id int64) (*Message, 
 
 // UpdateMessage applies mutate to a copy of the message under the session's lock and stores
 // its content and goal. mutate may run more than once and must be pure.
-func (s *Store) UpdateMessage(ctx context.Context, sessionID, id int64, mutate func(*Message) error) (*Message, error) {
-	var out *Message
+func (s *Store) UpdateMessage(ctx context.Context, sessionID, id int64, mutate func(*session.Message) error) (*session.Message, error) {
+	var out *session.Message
 	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) error {
 		m, err := q.Get(id)
 		if err != nil {
@@ -288,8 +248,8 @@ func (s *Store) DeleteMessage(ctx context.Context, sessionID, id int64) error {
 }
 
 // ReorderMessage moves a message to position (≥ 1; past the end means last).
-func (s *Store) ReorderMessage(ctx context.Context, sessionID, id, position int64) (*Message, error) {
-	var out *Message
+func (s *Store) ReorderMessage(ctx context.Context, sessionID, id, position int64) (*session.Message, error) {
+	var out *session.Message
 	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		out, err = q.Move(id, position)
 		return err
@@ -299,8 +259,8 @@ func (s *Store) ReorderMessage(ctx context.Context, sessionID, id, position int6
 
 // ClaimNextMessage marks the session's first pending message processing and returns it
 // (ErrMessageNotFound when nothing is pending).
-func (s *Store) ClaimNextMessage(ctx context.Context, sessionID int64) (*Message, error) {
-	var out *Message
+func (s *Store) ClaimNextMessage(ctx context.Context, sessionID int64) (*session.Message, error) {
+	var out *session.Message
 	_, err := s.WithQueue(ctx, sessionID, func(_ *session.Session, q *MessageQueue) (err error) {
 		out, err = q.ClaimNext()
 		return err
@@ -320,11 +280,11 @@ func (s *Store) RetirePendingMessages(ctx context.Context, sessionID int64) (int
 
 // CountPendingMessages is how many messages still wait to be delivered to the session.
 func (s *Store) CountPendingMessages(ctx context.Context, sessionID int64) (int, error) {
-	_, total, err := s.ListMessages(ctx, sessionID, MessagePending, 0, 0)
+	_, total, err := s.ListMessages(ctx, sessionID, session.MessagePending, 0, 0)
 	return total, err
 }
 
-func recordMessage(rec *neo4j.Record) (*Message, error) {
+func recordMessage(rec *neo4j.Record) (*session.Message, error) {
 	node, _, err := neo4j.GetRecordValue[neo4j.Node](rec, "m")
 	if err != nil {
 		return nil, fmt.Errorf("read message node: %w", err)
@@ -332,8 +292,8 @@ func recordMessage(rec *neo4j.Record) (*Message, error) {
 	return nodeMessage(node.Props), nil
 }
 
-func nodeMessage(p map[string]any) *Message {
-	return &Message{
+func nodeMessage(p map[string]any) *session.Message {
+	return &session.Message{
 		ID: asInt(p["id"]), SessionID: asInt(p["session_id"]), Content: asString(p["content"]),
 		Goal: optString(p["goal"]), Position: asInt(p["position"]), Status: asString(p["status"]),
 		Origin: asString(p["origin"]), CreatedAt: asTime(p["created_at"]), UpdatedAt: asTime(p["updated_at"]),

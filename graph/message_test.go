@@ -20,7 +20,7 @@ func queueOf(t *testing.T, store *graph.Store, contents ...string) (int64, []int
 	key := s.ID
 	var ids []int64
 	for _, c := range contents {
-		m, _, err := store.CreateMessage(context.Background(), key, graph.NewMessage{Content: c})
+		m, _, err := store.CreateMessage(context.Background(), key, session.NewMessage{Content: c})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestQueuePositionsStayContiguousThroughDeletesAndReorders(t *testing.T) {
 			if err := store.DeleteMessage(ctx, k, ids[1]); err != nil {
 				return err
 			}
-			_, _, err := store.CreateMessage(ctx, k, graph.NewMessage{Content: "e"})
+			_, _, err := store.CreateMessage(ctx, k, session.NewMessage{Content: "e"})
 			return err
 		}, []string{"a", "c", "d", "e"}},
 	}
@@ -114,7 +114,7 @@ func TestTwentyConcurrentAppendsTakePositionsOneToTwenty(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range n {
 		wg.Go(func() {
-			_, _, err := store.CreateMessage(context.Background(), key, graph.NewMessage{Content: fmt.Sprint("m", i)})
+			_, _, err := store.CreateMessage(context.Background(), key, session.NewMessage{Content: fmt.Sprint("m", i)})
 			errs <- err
 		})
 	}
@@ -172,7 +172,7 @@ func TestClaimTakesTheLowestPositionNotTheOldest(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := store.ClaimNextMessage(ctx, key)
-	if err != nil || m.ID != ids[1] || m.Status != graph.MessageProcessing {
+	if err != nil || m.ID != ids[1] || m.Status != session.MessageProcessing {
 		t.Fatalf("claimed %+v, %v; want message %d processing", m, err, ids[1])
 	}
 }
@@ -186,12 +186,12 @@ func TestRetirePendingMarksOnlyPendingUndelivered(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("retired %d, %v; want 2", n, err)
 	}
-	list, _, _ := store.ListMessages(ctx, key, graph.MessageUndelivered, 0, 10)
+	list, _, _ := store.ListMessages(ctx, key, session.MessageUndelivered, 0, 10)
 	if len(list) != 2 {
 		t.Fatalf("%d undelivered, want 2", len(list))
 	}
 	still, _ := store.GetMessage(ctx, key, claimed.ID)
-	if still.Status != graph.MessageProcessing {
+	if still.Status != session.MessageProcessing {
 		t.Fatalf("a claimed message is not retired, got %s", still.Status)
 	}
 	if p, _ := store.CountPendingMessages(ctx, key); p != 0 {
@@ -206,7 +206,7 @@ func TestListMessagesFiltersByStatusAndPages(t *testing.T) {
 	if _, err := store.ClaimNextMessage(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	page, total, err := store.ListMessages(ctx, key, graph.MessagePending, 2, 2)
+	page, total, err := store.ListMessages(ctx, key, session.MessagePending, 2, 2)
 	if err != nil || total != 4 || len(page) != 2 || page[0].Content != "d" || page[1].Content != "e" {
 		t.Fatalf("page %v total %d err %v", page, total, err)
 	}
@@ -223,7 +223,7 @@ func TestAMessageIsFoundOnlyUnderItsOwnSession(t *testing.T) {
 	if err := store.DeleteMessage(ctx, other, ids[0]); !errors.Is(err, graph.ErrMessageNotFound) {
 		t.Fatalf("delete under another session: %v", err)
 	}
-	if _, _, err := store.CreateMessage(ctx, 999999999999, graph.NewMessage{Content: "x"}); !errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrMessageNotFound) {
+	if _, _, err := store.CreateMessage(ctx, 999999999999, session.NewMessage{Content: "x"}); !errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrMessageNotFound) {
 		t.Fatalf("an unknown session is ErrNotFound but not a missing message: %v", err)
 	}
 }
@@ -233,15 +233,15 @@ func TestMessageRoundTripsItsFieldsAndAnUpdateCanClearTheGoal(t *testing.T) {
 	ctx := context.Background()
 	s := graphtest.Session(t, store, nil)
 	key := s.ID
-	m, _, err := store.CreateMessage(ctx, key, graph.NewMessage{Content: "hello", Goal: ptr("ship it")})
+	m, _, err := store.CreateMessage(ctx, key, session.NewMessage{Content: "hello", Goal: ptr("ship it")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.SessionID != s.ID || m.Content != "hello" || *m.Goal != "ship it" || m.Position != 1 ||
-		m.Status != graph.MessagePending || m.Origin != graph.OriginCaller || m.CreatedAt.IsZero() {
+		m.Status != session.MessagePending || m.Origin != session.OriginCaller || m.CreatedAt.IsZero() {
 		t.Fatalf("stored %+v", m)
 	}
-	updated, err := store.UpdateMessage(ctx, key, m.ID, func(u *graph.Message) error {
+	updated, err := store.UpdateMessage(ctx, key, m.ID, func(u *session.Message) error {
 		u.Content, u.Goal = "hello again", nil
 		return nil
 	})

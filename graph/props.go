@@ -63,10 +63,10 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if id, ok := session.RouterSessionID(s.CustomMetadata); ok {
 		p["router_session_id"] = id
 	}
-	if root, ok := s.Metadata["agent_root_key"].(string); ok && root != "" {
+	if root := s.AgentRoot(); root != "" {
 		p["agent_root_key"] = root
 	}
-	if by, ok := s.Metadata["paused_by"].(string); ok && by != "" {
+	if by := s.PausedBy(); by != "" {
 		p["paused_by"] = by // the orphan sweep finds sessions parked for recovery by it
 	}
 	if channel, thread := session.SlackThread(s.CustomMetadata); channel != "" {

@@ -30,7 +30,7 @@ func (s *Store) SessionProvenance(ctx context.Context, id int64) (Provenance, er
 // same statement: the head of its pending queue and its category's name.
 type SessionView struct {
 	Provenance
-	Pending      []*Message // the first pending messages, by position
+	Pending      []*session.Message // the first pending messages, by position
 	PendingTotal int
 	CategoryName *string // nil without a category, or when the category is gone
 }

@@ -11,25 +11,9 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// TokenUsage is one model request in the ledger (reference §1.7); volumes are stored, prices
-// are applied on read.
-type TokenUsage struct {
-	RequestID           string
-	Model               string
-	AgentRuntime        string
-	AgentRoot           string
-	RuntimeSessionID    string
-	TranscriptPath      string
-	CalledAt            time.Time
-	InputTokens         int64
-	OutputTokens        int64
-	CacheReadTokens     int64
-	CacheCreationTokens int64
-}
-
 // RecordTokenUsage upserts the rows on request_id and attaches them to the session; rows
 // already in the ledger are left as they are. It returns how many rows the session now links.
-func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []TokenUsage) (int, error) {
+func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []session.TokenUsage) (int, error) {
 	if len(rows) == 0 {
 		return 0, nil
 	}
@@ -58,20 +42,20 @@ func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []To
 }
 
 // SessionTokenUsage reads a session's ledger, oldest request first.
-func (s *Store) SessionTokenUsage(ctx context.Context, sessionID int64) ([]TokenUsage, error) {
-	out, err := read(ctx, s, "session_token_usage", func(tx txn) ([]TokenUsage, error) {
+func (s *Store) SessionTokenUsage(ctx context.Context, sessionID int64) ([]session.TokenUsage, error) {
+	out, err := read(ctx, s, "session_token_usage", func(tx txn) ([]session.TokenUsage, error) {
 		recs, err := tx.collect("session_token_usage", queries.SessionTokenUsage, map[string]any{"session_id": sessionID})
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]TokenUsage, 0, len(recs))
+		rows := make([]session.TokenUsage, 0, len(recs))
 		for _, rec := range recs {
 			node, _, err := neo4j.GetRecordValue[neo4j.Node](rec, "u")
 			if err != nil {
 				return nil, err
 			}
 			p := node.Props
-			rows = append(rows, TokenUsage{
+			rows = append(rows, session.TokenUsage{
 				RequestID: asString(p["request_id"]), Model: asString(p["model"]), AgentRuntime: asString(p["agent_runtime"]),
 				AgentRoot: asString(p["agent_root"]), RuntimeSessionID: asString(p["runtime_session_id"]),
 				TranscriptPath: asString(p["transcript_path"]), CalledAt: asTime(p["called_at"]),

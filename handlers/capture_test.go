@@ -36,7 +36,7 @@ func TestWebUIBoundariesRecordTheAdminsWords(t *testing.T) {
 		}, nil},
 		{"quick prompt starts a router", func(t *testing.T) int64 {
 			id := redirected(t, h.post(t, "/quick_prompt", url.Values{"prompt": {"Route this please"}}))
-			if s := h.get(t, id); s.Metadata["agent_root_key"] != "zimmer-router" || s.Genesis != session.GenesisWebUI {
+			if s := h.get(t, id); s.Metadata[session.MetaAgentRoot] != "zimmer-router" || s.Genesis != session.GenesisWebUI {
 				t.Errorf("quick prompt must start a web_ui zimmer-router session: %+v", s)
 			}
 			return id

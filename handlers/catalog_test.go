@@ -18,6 +18,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // readinessCatalog is a catalog folder of the two contract files alone, with a server in each
@@ -134,7 +135,7 @@ func TestCreatingASessionWithAServerThatCannotStartWarnsAndLogsIt(t *testing.T) 
 			t.Errorf("%s: warnings %v, want %q", tt.name, r.body["warnings"], tt.want)
 			continue
 		}
-		logs, err := store.Logs(context.Background(), int64(r.session(t)["id"].(float64)), graph.LogWarning, 0, 10)
+		logs, err := store.Logs(context.Background(), int64(r.session(t)["id"].(float64)), session.LogWarning, 0, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func TestTheNewSessionFormWarnsBesideTheCreatedNotice(t *testing.T) {
 	if later := h.request(t, http.MethodGet, "/sessions/"+strconv.FormatInt(id, 10), nil); strings.Contains(later.body, `role="alert"`) {
 		t.Fatal("the alert is a flash beside the created notice, not a fixture of the page")
 	}
-	logs, err := h.store.Logs(context.Background(), id, graph.LogWarning, 0, 10)
+	logs, err := h.store.Logs(context.Background(), id, session.LogWarning, 0, 10)
 	if err != nil || len(logs) != 1 || !strings.Contains(logs[0].Content, "needs-token") {
 		t.Fatalf("the form's warning is in the session's log too: %v %v", logs, err)
 	}

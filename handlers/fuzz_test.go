@@ -22,6 +22,7 @@ import (
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
+	appsettings "github.com/zimmerhq/zimmer/settings"
 )
 
 // The fuzz targets' own Redis database: their queues never meet another test's.
@@ -194,7 +195,7 @@ func FuzzRESTWrites(f *testing.F) {
 				break
 			}
 			// The settings are the whole fleet's: put them back for the tests that follow.
-			if _, err := h.store.UpdateAppSettings(context.Background(), graph.AppSettingsChange{ProvenanceViaMCPEnabled: &settings.ProvenanceViaMCPEnabled}); err != nil {
+			if _, err := h.store.UpdateAppSettings(context.Background(), appsettings.Change{ProvenanceViaMCPEnabled: &settings.ProvenanceViaMCPEnabled}); err != nil {
 				t.Fatal(err)
 			}
 		}

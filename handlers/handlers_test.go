@@ -1,11 +1,8 @@
 package handlers_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,8 +12,9 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/handlers/rest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 )
@@ -29,7 +27,7 @@ const redisDB = 3
 type env struct {
 	srv   *httptest.Server
 	store *graph.Store
-	queue *jobs.Queue
+	queue *tasks.Queue
 }
 
 func setup(t *testing.T) *env {
@@ -51,36 +49,14 @@ type response struct {
 	raw    string
 }
 
+// do calls the server with the fleet's key unless headers are given.
 func (e *env) do(t *testing.T, method, path string, body any, headers ...string) response {
 	t.Helper()
-	var r io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		r = strings.NewReader(b)
-	case []byte:
-		r = bytes.NewReader(b)
-	default:
-		data, _ := json.Marshal(b)
-		r = bytes.NewReader(data)
-	}
-	req, _ := http.NewRequest(method, e.srv.URL+path, r)
-	req.Header.Set("Content-Type", "application/json")
 	if len(headers) == 0 {
 		headers = []string{"X-API-Key", apiKey}
 	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	out := response{status: resp.StatusCode, raw: string(data)}
-	_ = json.Unmarshal(data, &out.body)
-	return out
+	r := handlerstest.Do(t, http.DefaultClient, method, e.srv.URL+path, body, headers...)
+	return response{status: r.Status, body: r.Body, raw: r.Raw}
 }
 
 func (r response) session(t *testing.T) map[string]any {
@@ -302,7 +278,7 @@ func TestCreateWithAPromptQueuesTheFirstRun(t *testing.T) {
 	if with["job_id"] == nil {
 		t.Fatal("a session created with a prompt records its job id")
 	}
-	queued, err := e.queue.TaskQueued(context.Background(), jobs.LaneAgents, with["job_id"].(string))
+	queued, err := e.queue.TaskQueued(context.Background(), tasks.LaneAgents, with["job_id"].(string))
 	if err != nil || !queued {
 		t.Fatalf("the run must be visible in the agents lane: queued=%v err=%v", queued, err)
 	}

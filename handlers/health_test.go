@@ -10,6 +10,7 @@ import (
 )
 
 func TestDeepHealthIs503NamingRedisWhenRedisStops(t *testing.T) {
+	t.Parallel()
 	const password = "deep-health-redis-pw"
 	redis := graphtest.StartRedis(t, password)
 	e := setupWithRedis(t, redis.URL)

@@ -20,6 +20,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/handlers/slack"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/metrics"
@@ -105,20 +106,8 @@ func (h *humans) request(t *testing.T, method, path string, form url.Values, hdr
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	req.SetBasicAuth(webUser, webPassword)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		if hdr[i+1] == "" {
-			req.Header.Del(hdr[i])
-			continue
-		}
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := h.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return page{status: resp.StatusCode, body: string(data), location: resp.Header.Get("Location")}
+	r := handlerstest.Send(t, h.client, req, hdr...)
+	return page{status: r.Status, body: r.Raw, location: r.Header.Get("Location")}
 }
 
 var tokenField = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
@@ -144,20 +133,9 @@ func (h *humans) post(t *testing.T, path string, form url.Values) page {
 // postJSON calls the REST API (or /mcp) with the fleet's key.
 func (h *humans) postJSON(t *testing.T, method, path string, body any) (int, map[string]any) {
 	t.Helper()
-	data, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, h.srv.URL+path, strings.NewReader(string(data)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json") // what /mcp requires; REST ignores it
-	req.Header.Set("X-API-Key", apiKey)
-	resp, err := h.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	_ = json.Unmarshal(raw, &out)
-	return resp.StatusCode, out
+	// Accept is what /mcp requires; REST ignores it.
+	r := handlerstest.Do(t, h.client, method, h.srv.URL+path, body, "Accept", "application/json", "X-API-Key", apiKey)
+	return r.Status, r.Body
 }
 
 // redirected reads the session id a 303 to /sessions/<id>?… names.
@@ -224,16 +202,8 @@ func (h *humans) slackEvent(t *testing.T, body any, ts int64, secret string, hdr
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Slack-Request-Timestamp", strconv.FormatInt(ts, 10))
 	req.Header.Set("X-Slack-Signature", slack.Sign(secret, ts, data))
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := h.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return page{status: resp.StatusCode, body: string(raw)}
+	r := handlerstest.Send(t, h.client, req, hdr...)
+	return page{status: r.Status, body: r.Raw}
 }
 
 // slackMessage is an event_callback carrying one message event. Its event_id is unique to the

@@ -36,6 +36,7 @@ func (h *humans) tool(t *testing.T, name string, args map[string]any) (string, b
 }
 
 func TestASlugOfOnlyDigitsIsRefusedOnEverySurfaceThatSetsOne(t *testing.T) {
+	t.Parallel()
 	h := setupHumans(t, humansOpts{})
 	kept := graphtest.Unique(t, "kept")
 	target := h.session(t, func(d *session.Session) { d.Slug = &kept })
@@ -81,6 +82,7 @@ func TestASlugOfOnlyDigitsIsRefusedOnEverySurfaceThatSetsOne(t *testing.T) {
 var actedOn = regexp.MustCompile(`ID:\*\* (\d+)`)
 
 func TestADigitKeyReachesTheSessionWithThatIDNeverALegacySlugSpellingIt(t *testing.T) {
+	t.Parallel()
 	h := setupHumans(t, humansOpts{})
 	rest := func(t *testing.T, method, path string, body any) int64 {
 		t.Helper()

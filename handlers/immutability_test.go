@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/handlers/rest"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/queries"
@@ -265,7 +264,7 @@ func (s *sweep) uncles(t *testing.T) []int64 {
 // queued puts a pending message in the target's queue for the :message_id routes.
 func (s *sweep) queued(t *testing.T) int64 {
 	t.Helper()
-	m, _, err := s.h.store.CreateMessage(context.Background(), s.target.ID, graph.NewMessage{Content: "queued"})
+	m, _, err := s.h.store.CreateMessage(context.Background(), s.target.ID, session.NewMessage{Content: "queued"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +451,7 @@ func (s *sweep) giveTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.h.store.UpdateSession(context.Background(), s.target.ID, func(u *session.Session) error {
-		u.Metadata["transcript_path"] = path
+		u.Metadata[session.MetaTranscriptPath] = path
 		return nil
 	})
 	if err != nil {

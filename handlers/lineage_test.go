@@ -17,6 +17,7 @@ func (e *env) uncleEdge(t *testing.T, senior, junior map[string]any) {
 }
 
 func TestRemoveUncleLink(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tests := []struct {
 		name    string
@@ -79,6 +80,7 @@ func TestRemoveUncleLink(t *testing.T) {
 }
 
 func TestShowCarriesTheSessionHierarchyBesideTheSession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	router := e.create(t, map[string]any{"agent_root": "zimmer-router", "title": "Route it"})
 	worker := e.create(t, map[string]any{"agent_root": "zimmer", "title": "Do it", "parent_session_id": router["id"]})

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -63,7 +63,7 @@ func (e *env) jobQueued(t *testing.T, taskID any) bool {
 	if !ok {
 		return false
 	}
-	queued, err := e.queue.TaskQueued(context.Background(), jobs.LaneAgents, s)
+	queued, err := e.queue.TaskQueued(context.Background(), tasks.LaneAgents, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +86,7 @@ func (e *env) timeline(t *testing.T, s map[string]any) string {
 func mid(m map[string]any) string { return fmt.Sprint(int64(m["id"].(float64))) }
 
 func TestFollowUpToAnIdleSessionResumesItAndQueuesItsTurn(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, st := range []session.Status{session.StatusWaiting, session.StatusNeedsInput} {
 		t.Run(string(st), func(t *testing.T) {
@@ -109,6 +110,7 @@ func TestFollowUpToAnIdleSessionResumesItAndQueuesItsTurn(t *testing.T) {
 }
 
 func TestTwoFollowUpsToAnIdleSessionQueueTwoDistinctTurns(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	_, path := e.sessionIn(t, session.StatusWaiting)
 	first := e.do(t, "POST", path+"/follow_up", map[string]any{"prompt": "one"}).session(t)
@@ -120,6 +122,7 @@ func TestTwoFollowUpsToAnIdleSessionQueueTwoDistinctTurns(t *testing.T) {
 }
 
 func TestFollowUpToARunningSessionQueuesItAtTheNextPosition(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	_, path := e.sessionIn(t, session.StatusRunning)
 	for i, prompt := range []string{"first", "second"} {
@@ -142,6 +145,7 @@ func TestFollowUpToARunningSessionQueuesItAtTheNextPosition(t *testing.T) {
 }
 
 func TestForceImmediateFollowUpDeliversAheadOfTheQueue(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tests := []struct {
 		status     session.Status
@@ -175,6 +179,7 @@ func TestForceImmediateFollowUpDeliversAheadOfTheQueue(t *testing.T) {
 }
 
 func TestFollowUpIsRefusedForFailedAndArchivedSessionsOnEveryPath(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, st := range []session.Status{session.StatusFailed, session.StatusArchived} {
 		for _, force := range []bool{false, true} {
@@ -193,6 +198,7 @@ func TestFollowUpIsRefusedForFailedAndArchivedSessionsOnEveryPath(t *testing.T) 
 }
 
 func TestFollowUpGoalReplacesWhenNonBlankAndLeavesWhenBlank(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tests := []struct {
 		name   string
@@ -228,6 +234,7 @@ func TestFollowUpGoalReplacesWhenNonBlankAndLeavesWhenBlank(t *testing.T) {
 }
 
 func TestAQueuedFollowUpsGoalReplacesTheSessionsWhenDelivered(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.create(t, map[string]any{"goal": "original goal"})
 	e.withStatus(t, s, session.StatusRunning)
@@ -241,6 +248,7 @@ func TestAQueuedFollowUpsGoalReplacesTheSessionsWhenDelivered(t *testing.T) {
 }
 
 func TestFollowUpRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	_, path := e.sessionIn(t, session.StatusWaiting)
 	tests := []struct {
@@ -271,6 +279,7 @@ func TestFollowUpRejectsBadInput(t *testing.T) {
 }
 
 func TestActingSessionIDRecordsAnUncleEdgeOnlyWhenItNamesASession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	senior := e.create(t, map[string]any{})
 	tests := []struct {
@@ -299,6 +308,7 @@ func TestActingSessionIDRecordsAnUncleEdgeOnlyWhenItNamesASession(t *testing.T) 
 }
 
 func TestEnqueuedMessageCreateShowAndList(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s, path := e.sessionIn(t, session.StatusRunning)
 	r := e.do(t, "POST", path+"/enqueued_messages", map[string]any{"content": "  later  ", "goal": "a goal", "origin": "automated_pr_merged"})
@@ -330,6 +340,7 @@ func TestEnqueuedMessageCreateShowAndList(t *testing.T) {
 }
 
 func TestEnqueuedMessageRejectsBadInputAndUnknownRecords(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	_, path := e.sessionIn(t, session.StatusRunning)
 	m := e.enqueue(t, path, "keep me")
@@ -369,6 +380,7 @@ func TestEnqueuedMessageRejectsBadInputAndUnknownRecords(t *testing.T) {
 }
 
 func TestEnqueuedMessageUpdateChangesContentAndBlankGoalClears(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	_, path := e.sessionIn(t, session.StatusRunning)
 	r := e.do(t, "POST", path+"/enqueued_messages", map[string]any{"content": "draft", "goal": "a goal"})
@@ -384,6 +396,7 @@ func TestEnqueuedMessageUpdateChangesContentAndBlankGoalClears(t *testing.T) {
 }
 
 func TestEnqueuedMessagePositionsFollowDeletesAndReorders(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tests := []struct {
 		name   string
@@ -419,6 +432,7 @@ func TestEnqueuedMessagePositionsFollowDeletesAndReorders(t *testing.T) {
 }
 
 func TestTwentyConcurrentEnqueuesKeepPositionsContiguous(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	_, path := e.sessionIn(t, session.StatusRunning)
 	const n = 20
@@ -448,6 +462,7 @@ func TestTwentyConcurrentEnqueuesKeepPositionsContiguous(t *testing.T) {
 }
 
 func TestEnqueuingForAnIdleSessionSchedulesADrain(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, tc := range []struct {
 		status session.Status
@@ -456,8 +471,8 @@ func TestEnqueuingForAnIdleSessionSchedulesADrain(t *testing.T) {
 		t.Run(string(tc.status), func(t *testing.T) {
 			s, path := e.sessionIn(t, tc.status)
 			e.enqueue(t, path, "whenever you are free")
-			taskID := jobs.DrainMessagesTaskID(int64(s["id"].(float64)))
-			queued, err := e.queue.TaskQueued(context.Background(), jobs.LaneDefault, taskID)
+			taskID := tasks.DrainMessagesTaskID(int64(s["id"].(float64)))
+			queued, err := e.queue.TaskQueued(context.Background(), tasks.LaneDefault, taskID)
 			if err != nil || queued != tc.want {
 				t.Fatalf("drain scheduled=%v (err %v), want %v", queued, err, tc.want)
 			}
@@ -466,6 +481,7 @@ func TestEnqueuingForAnIdleSessionSchedulesADrain(t *testing.T) {
 }
 
 func TestInterruptDeliversAQueuedMessageNowAndKeepsTheRestInOrder(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s, path := e.sessionIn(t, session.StatusRunning)
 	e.enqueue(t, path, "a")
@@ -476,7 +492,7 @@ func TestInterruptDeliversAQueuedMessageNowAndKeepsTheRestInOrder(t *testing.T) 
 		t.Fatalf("interrupt: %d %s", r.status, r.raw)
 	}
 	got := r.session(t)
-	want := jobs.RunSessionTaskID(int64(s["id"].(float64)), "follow-up-msg-"+mid(target))
+	want := tasks.RunSessionTaskID(int64(s["id"].(float64)), "follow-up-msg-"+mid(target))
 	if got["running_job_id"] != want || !e.jobQueued(t, want) {
 		t.Fatalf("the message's turn %s must own the session and be queued: %v", want, got["running_job_id"])
 	}
@@ -492,6 +508,7 @@ func TestInterruptDeliversAQueuedMessageNowAndKeepsTheRestInOrder(t *testing.T) 
 }
 
 func TestInterruptIsRefusedUnlessTheSessionCanTakeAMessage(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, st := range []session.Status{session.StatusFailed, session.StatusArchived} {
 		t.Run(string(st), func(t *testing.T) {
@@ -510,6 +527,7 @@ func TestInterruptIsRefusedUnlessTheSessionCanTakeAMessage(t *testing.T) {
 }
 
 func TestArchiveRefusesWhileMessagesArePendingAndForceRetiresThem(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s, path := e.sessionIn(t, session.StatusRunning)
 	first := e.enqueue(t, path, "please also update the changelog "+strings.Repeat("x", 100))
@@ -538,6 +556,7 @@ func TestArchiveRefusesWhileMessagesArePendingAndForceRetiresThem(t *testing.T) 
 }
 
 func TestArchiveWithAnEmptyQueueNamesTheActorAndRetiresNothing(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s, path := e.sessionIn(t, session.StatusNeedsInput)
 	if r := e.do(t, "POST", path+"/archive", nil); r.status != 200 {
@@ -549,6 +568,7 @@ func TestArchiveWithAnEmptyQueueNamesTheActorAndRetiresNothing(t *testing.T) {
 }
 
 func TestAFollowUpThatCannotBeQueuedIsAcknowledgedAndKeptForDispatch(t *testing.T) {
+	t.Parallel()
 	e := setupWithRedis(t, "redis://127.0.0.1:1/0") // nothing listens: every enqueue fails
 	tests := []struct {
 		name   string
@@ -581,6 +601,7 @@ func TestAFollowUpThatCannotBeQueuedIsAcknowledgedAndKeptForDispatch(t *testing.
 }
 
 func TestAnInterruptThatCannotBeQueuedIsAcknowledgedAndKeptForDispatch(t *testing.T) {
+	t.Parallel()
 	e := setupWithRedis(t, "redis://127.0.0.1:1/0")
 	_, path := e.sessionIn(t, session.StatusRunning)
 	e.enqueue(t, path, "a")

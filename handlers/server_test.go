@@ -14,6 +14,7 @@ import (
 // A slowloris client — headers sent a byte at a time, never finished — loses its connection
 // once ReadHeaderTimeout passes, while a prompt client on the same server is answered.
 func TestSlowlorisClientIsCutOff(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -1,3 +1,6 @@
+// Package jobs is the worker: one Asynq server per lane with its own concurrency, the periodic
+// scheduler, and the lifetime of the handlers it runs. The task types and the queue client it
+// serves are package jobs/tasks, below the orchestrator.
 package jobs
 
 import (
@@ -11,16 +14,17 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 )
 
 // Worker serves every lane that has handlers, one Asynq server per lane with its own
 // concurrency, and runs the periodic scheduler.
 type Worker struct {
-	queue    *Queue
+	queue    *tasks.Queue
 	log      *slog.Logger
 	muxes    map[string]*asynq.ServeMux
 	grace    time.Duration
-	periodic []Periodic
+	periodic []tasks.Periodic
 	// running counts handlers still executing: Asynq's Shutdown stops waiting for a handler
 	// whose context was cancelled, but a hand-back still has to commit before the process exits.
 	// A counter rather than a WaitGroup: a task dequeued just before the stop may start while
@@ -30,15 +34,12 @@ type Worker struct {
 
 // NewWorker prepares a worker on the queue's Redis. grace bounds how long a shutdown waits for
 // handlers to hand their work back.
-func NewWorker(q *Queue, log *slog.Logger, grace time.Duration) *Worker {
+func NewWorker(q *tasks.Queue, log *slog.Logger, grace time.Duration) *Worker {
 	return &Worker{queue: q, log: log, muxes: map[string]*asynq.ServeMux{}, grace: grace}
 }
 
 // pollInterval is how often an idle lane asks Redis for work.
 const pollInterval = 200 * time.Millisecond
-
-// Lanes lists every lane, sorted.
-func Lanes() []string { return slices.Sorted(maps.Keys(LaneConcurrency)) }
 
 // Handle registers h for task type typ on a lane.
 func (w *Worker) Handle(lane, typ string, h asynq.HandlerFunc) {
@@ -58,7 +59,7 @@ func (w *Worker) Handle(lane, typ string, h asynq.HandlerFunc) {
 // scheduler; deterministic slot ids make sure a tick runs once however many workers there are.
 func (w *Worker) Every(lane, typ string, every time.Duration, h asynq.HandlerFunc) {
 	w.Handle(lane, typ, h)
-	w.periodic = append(w.periodic, Periodic{Type: typ, Lane: lane, Every: every})
+	w.periodic = append(w.periodic, tasks.Periodic{Type: typ, Lane: lane, Every: every})
 }
 
 // Lanes returns the lanes this worker serves, sorted.
@@ -78,9 +79,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	sched, stopSched := context.WithCancel(ctx)
 	defer stopSched()
 	for _, p := range w.periodic {
-		go w.queue.schedule(sched, p, w.log)
+		go schedule(sched, w.queue, p, w.log)
 	}
-	for _, lane := range Lanes() {
+	for _, lane := range tasks.Lanes() {
 		if _, ok := w.muxes[lane]; !ok {
 			w.log.Info("lane idle: no handlers in this build; its tasks stay queued", "lane", lane)
 		}
@@ -105,8 +106,8 @@ func (w *Worker) Run(ctx context.Context) error {
 func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 	var servers []*asynq.Server
 	for _, lane := range w.Lanes() {
-		srv := asynq.NewServer(w.queue.conn, asynq.Config{
-			Concurrency:     LaneConcurrency[lane],
+		srv := asynq.NewServer(w.queue.Conn(), asynq.Config{
+			Concurrency:     tasks.LaneConcurrency[lane],
 			Queues:          map[string]int{lane: 1},
 			ShutdownTimeout: w.grace,
 			// Asynq polls an empty queue every 0.5–1.5 s by default; a human waiting for an
@@ -122,7 +123,7 @@ func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 			return nil, fmt.Errorf("start lane %s: %w", lane, err)
 		}
 		servers = append(servers, srv)
-		w.log.Info("lane serving", "lane", lane, "concurrency", LaneConcurrency[lane])
+		w.log.Info("lane serving", "lane", lane, "concurrency", tasks.LaneConcurrency[lane])
 	}
 	return servers, nil
 }
@@ -170,3 +171,19 @@ func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
 func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
 func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
 func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+
+// schedule enqueues p's current tick now (a worker that just started need not wait a whole
+// period for its first sweep), then one per slot boundary until ctx ends.
+func schedule(ctx context.Context, q *tasks.Queue, p tasks.Periodic, log *slog.Logger) {
+	for {
+		if _, err := q.EnqueueSlot(ctx, p, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("periodic job not enqueued", "type", p.Type, "err", err)
+		}
+		next := time.Now().Truncate(p.Every).Add(p.Every)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Until(next)):
+		}
+	}
+}

@@ -9,13 +9,14 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 )
 
 // A task's Lifetime survives Asynq cancelling the task (what it does when it cannot extend its
 // lease while Redis is unreachable; here: CancelProcessing, which cancels the same way), keeps
 // the task's deadline, and ends when the worker stops.
 func TestALifetimeOutlivesAsynqsCancellationAndEndsWithTheWorker(t *testing.T) {
-	q, err := jobs.OpenQueue(graphtest.RedisURL(redisDB))
+	q, err := tasks.OpenQueue(graphtest.RedisURL(redisDB))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestALifetimeOutlivesAsynqsCancellationAndEndsWithTheWorker(t *testing.T) {
 	}
 	started, report := make(chan struct{}), make(chan seen, 1)
 	w := jobs.NewWorker(q, graphtest.Logger(), 5*time.Second)
-	w.Handle(jobs.LaneAgents, jobs.TypeRunSession, func(ctx context.Context, _ *asynq.Task) error {
+	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, func(ctx context.Context, _ *asynq.Task) error {
 		life, cancel := jobs.Lifetime(ctx)
 		defer cancel()
 		close(started)
@@ -47,7 +48,7 @@ func TestALifetimeOutlivesAsynqsCancellationAndEndsWithTheWorker(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
 	task := graphtest.Unique(t, "lifetime")
-	if _, err := q.EnqueueRunSession(context.Background(), jobs.RunSession{SessionID: 1, Prompt: "p"}, task); err != nil {
+	if _, err := q.EnqueueRunSession(context.Background(), tasks.RunSession{SessionID: 1, Prompt: "p"}, task); err != nil {
 		t.Fatal(err)
 	}
 	select {

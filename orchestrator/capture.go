@@ -133,7 +133,7 @@ func (s *Service) WebFollowUp(ctx context.Context, id int64, prompt string) (Fol
 
 // WebEnqueue appends a message typed in the browser to the session's queue and records it as
 // web_ui.enqueued_message — when typed, not when delivered.
-func (s *Service) WebEnqueue(ctx context.Context, id int64, content string) (*Message, error) {
+func (s *Service) WebEnqueue(ctx context.Context, id int64, content string) (*session.Message, error) {
 	p := MessageParams{Content: content}
 	p.captured = s.capturing(s.webWords(ctx, content, always(EntryWebEnqueued)))
 	return s.CreateMessage(ctx, id, p)

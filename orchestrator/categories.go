@@ -11,8 +11,8 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// Category groups sessions on the humans' board.
-type Category = graph.Category
+// ErrCategoryNotFound is an unknown category id; it is also ErrNotFound.
+var ErrCategoryNotFound = fmt.Errorf("category %w", ErrNotFound)
 
 // Limits of a category.
 const (
@@ -21,21 +21,21 @@ const (
 )
 
 // Categories lists every category in board order with its session count.
-func (s *Service) Categories(ctx context.Context) ([]Category, error) {
+func (s *Service) Categories(ctx context.Context) ([]session.Category, error) {
 	return s.store.ListCategories(ctx)
 }
 
 // Category reads one category.
-func (s *Service) Category(ctx context.Context, id int64) (Category, error) {
+func (s *Service) Category(ctx context.Context, id int64) (session.Category, error) {
 	c, err := s.store.GetCategory(ctx, id)
 	return c, categoryErr(err, id)
 }
 
 // CreateCategory adds a category at the end of the board.
-func (s *Service) CreateCategory(ctx context.Context, name string, description *string, frozen bool) (Category, error) {
-	c := Category{Name: strings.TrimSpace(name), Description: blankToNil(description), IsFrozen: frozen}
+func (s *Service) CreateCategory(ctx context.Context, name string, description *string, frozen bool) (session.Category, error) {
+	c := session.Category{Name: strings.TrimSpace(name), Description: blankToNil(description), IsFrozen: frozen}
 	if err := validateCategory(c); err != nil {
-		return Category{}, err
+		return session.Category{}, err
 	}
 	out, err := s.store.CreateCategory(ctx, c)
 	return out, categoryErr(err, 0)
@@ -48,8 +48,8 @@ type CategoryChange struct {
 }
 
 // UpdateCategory changes the fields given.
-func (s *Service) UpdateCategory(ctx context.Context, id int64, ch CategoryChange) (Category, error) {
-	out, err := s.store.UpdateCategory(ctx, id, func(c *Category) error {
+func (s *Service) UpdateCategory(ctx context.Context, id int64, ch CategoryChange) (session.Category, error) {
+	out, err := s.store.UpdateCategory(ctx, id, func(c *session.Category) error {
 		if ch.Name.Set {
 			c.Name = strings.TrimSpace(deref(ch.Name.Value, ""))
 		}
@@ -73,7 +73,7 @@ func (s *Service) DeleteCategory(ctx context.Context, id int64) (int, error) {
 
 // ReorderCategories puts the listed categories first, in the order given; categories not listed
 // keep their positions. Every id must exist.
-func (s *Service) ReorderCategories(ctx context.Context, ids []int64) ([]Category, error) {
+func (s *Service) ReorderCategories(ctx context.Context, ids []int64) ([]session.Category, error) {
 	if len(ids) == 0 {
 		return nil, invalid("Validation failed", "ids must list at least one category")
 	}
@@ -82,7 +82,7 @@ func (s *Service) ReorderCategories(ctx context.Context, ids []int64) ([]Categor
 		return nil, err
 	}
 	for _, id := range ids {
-		if !slices.ContainsFunc(all, func(c Category) bool { return c.ID == id }) {
+		if !slices.ContainsFunc(all, func(c session.Category) bool { return c.ID == id }) {
 			return nil, categoryErr(graph.ErrNotFound, id)
 		}
 	}
@@ -93,8 +93,8 @@ func (s *Service) ReorderCategories(ctx context.Context, ids []int64) ([]Categor
 }
 
 // SetSessionCategory puts a session in a category, or back in Uncategorized when id is nil.
-func (s *Service) SetSessionCategory(ctx context.Context, sessionID int64, id *int64) (*session.Session, *Category, error) {
-	var cat *Category
+func (s *Service) SetSessionCategory(ctx context.Context, sessionID int64, id *int64) (*session.Session, *session.Category, error) {
+	var cat *session.Category
 	if id != nil {
 		c, err := s.Category(ctx, *id)
 		if err != nil {
@@ -109,7 +109,7 @@ func (s *Service) SetSessionCategory(ctx context.Context, sessionID int64, id *i
 	return sess, cat, err
 }
 
-func validateCategory(c Category) error {
+func validateCategory(c session.Category) error {
 	var bad problems
 	switch n := len([]rune(c.Name)); {
 	case n == 0:
@@ -129,7 +129,7 @@ func categoryErr(err error, id int64) error {
 	case errors.Is(err, graph.ErrConflict):
 		return invalid("Validation failed", "Name has already been taken")
 	case errors.Is(err, graph.ErrNotFound):
-		return &NotFoundError{fmt.Sprintf("Category #%d not found", id)}
+		return &NotFoundError{Message: fmt.Sprintf("Category #%d not found", id), Kind: ErrCategoryNotFound}
 	}
 	return err
 }

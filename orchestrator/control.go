@@ -14,7 +14,6 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
 )
@@ -29,14 +28,14 @@ import (
 func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error) {
 	sess, err := s.transition(ctx, id, session.EventPause, "Cannot pause", func(u *session.Session) {
 		u.RunningJobID = nil
-		u.Metadata["paused_by"] = PausedByUser
+		u.Metadata[session.MetaPausedBy] = PausedByUser
 	})
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := afterCommit(ctx)
 	defer cancel()
-	s.timeline(ctx, sess.ID, graph.LogInfo, "Paused by hand; the running turn is being terminated")
+	s.timeline(ctx, sess.ID, session.LogInfo, "Paused by hand; the running turn is being terminated")
 	if n, err := s.store.CountPendingMessages(ctx, sess.ID); err == nil && n > 0 {
 		if err := s.queue.EnqueueDrainMessages(ctx, sess.ID); err != nil {
 			s.log.Warn("paused with queued messages but no drain was scheduled", "session_id", sess.ID, "err", err)
@@ -49,7 +48,7 @@ func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error)
 func (s *Service) Sleep(ctx context.Context, id int64) (*session.Session, error) {
 	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		if u.Status == session.StatusRunning {
-			u.Metadata["pending_sleep"] = true
+			u.Metadata[session.MetaPendingSleep] = true
 			return nil
 		}
 		return applyEvent(u, session.EventSleep, "Cannot sleep")
@@ -63,9 +62,9 @@ var prePromptFailures = []string{"mcp_connection_failed", "oauth_required", Fail
 // that this rebuild writes); setupKeys are cleared too when the runtime never started, so the
 // next run prepares the clone from scratch.
 var (
-	staleRetryKeys = []string{"failure_reason", "failure_message", "exit_status", "failure_detail", "unresolved_variables",
-		"refused_variables", "exception_class", "exception_message", "paused_by", "recovery_continue_attempts", "recovery_continue_abandoned", "pending_sleep"}
-	setupKeys = []string{MetaClonePath, MetaWorkDir, "full_clone_path", MetaConfigPath, MetaRuntimeEnv, MetaProcessPID, MetaRuntimeStarted}
+	staleRetryKeys = []string{session.MetaFailureReason, session.MetaFailureMessage, session.MetaExitStatus, session.MetaFailureDetail, session.MetaUnresolvedVariables,
+		session.MetaRefusedVariables, session.MetaExceptionClass, session.MetaExceptionMessage, session.MetaPausedBy, session.MetaRecoveryContinueAttempts, session.MetaRecoveryContinueAbandoned, session.MetaPendingSleep}
+	setupKeys = []string{session.MetaClonePath, session.MetaWorkDir, session.MetaFullClonePath, session.MetaConfigPath, session.MetaRuntimeEnv, session.MetaProcessPID, session.MetaRuntimeStarted}
 )
 
 // Restart resumes a failed, idle or waiting session with the SYSTEM_RECOVERY nudge, or with
@@ -88,7 +87,7 @@ func (s *Service) Restart(ctx context.Context, id int64) (*session.Session, erro
 			dropKeys(u.Metadata, setupKeys)
 		}
 		h = newHandOff(u, "restart-"+token, prompt)
-		u.Metadata[MetaNextTurnReason] = "restart"
+		u.Metadata[session.MetaNextTurnReason] = "restart"
 		return s.handOff(u, nil, nil, h, "Cannot restart")
 	})
 	if err != nil {
@@ -99,8 +98,8 @@ func (s *Service) Restart(ctx context.Context, id int64) (*session.Session, erro
 }
 
 func restartPrompt(u *session.Session) (prompt string, fromScratch bool) {
-	reason, _ := u.Metadata["failure_reason"].(string)
-	started := u.Metadata[MetaRuntimeStarted] == true
+	reason := session.BagString(u.Metadata, session.MetaFailureReason)
+	started := u.Flag(session.MetaRuntimeStarted)
 	if started && !slices.Contains(prePromptFailures, reason) {
 		return SystemRecoveryPrompt, false
 	}
@@ -139,14 +138,14 @@ func (s *Service) Fork(ctx context.Context, id int64, messageIndex *int) (*sessi
 		return nil, fmt.Errorf("fork session %d: copy transcript: %w", src.ID, err)
 	}
 	fork, err = s.store.UpdateSession(ctx, fork.ID, func(u *session.Session) error {
-		u.Metadata["forked_from_session_id"], u.Metadata["forked_at_message_index"] = src.ID, *messageIndex
-		u.Metadata[MetaTranscriptPath] = forkPath
+		u.Metadata[session.MetaForkedFromSessionID], u.Metadata[session.MetaForkedAtMessageIndex] = src.ID, *messageIndex
+		u.Metadata[session.MetaTranscriptPath] = forkPath
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.timeline(ctx, src.ID, graph.LogInfo, fmt.Sprintf("Forked at message %d into session #%d", *messageIndex, fork.ID))
+	s.timeline(ctx, src.ID, session.LogInfo, fmt.Sprintf("Forked at message %d into session #%d", *messageIndex, fork.ID))
 	return fork, nil
 }
 
@@ -174,7 +173,7 @@ func forkParams(src *session.Session) CreateParams {
 	p := CreateParams{AgentRuntime: &src.AgentRuntime, GitRoot: &src.GitRoot, Branch: &src.Branch, Subdirectory: src.Subdirectory,
 		Title: &title, Goal: src.Goal, MCPServers: &src.MCPServers, CatalogSkills: &src.CatalogSkills,
 		CatalogHooks: &src.CatalogHooks, CatalogPlugins: &src.CatalogPlugins, Config: src.Config, Genesis: src.Genesis}
-	if root, ok := src.Metadata["agent_root_key"].(string); ok && root != "" {
+	if root := src.AgentRoot(); root != "" {
 		p.AgentRoot = &root
 	}
 	return p
@@ -294,7 +293,7 @@ func (s *Service) Refresh(ctx context.Context, id int64) (*session.Session, stri
 	if err != nil {
 		return nil, "", err
 	}
-	if _, ok := sess.Metadata[MetaTranscriptPath].(string); !ok {
+	if _, ok := sess.Metadata[session.MetaTranscriptPath].(string); !ok {
 		return nil, "", invalid("Cannot refresh", fmt.Sprintf("Session #%d has no transcript path: it never ran", sess.ID))
 	}
 	var usages []transcript.Usage
@@ -326,7 +325,7 @@ func (s *Service) Transcript(ctx context.Context, id int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if path, _ := sess.Metadata[MetaTranscriptPath].(string); path == "" {
+	if path := session.BagString(sess.Metadata, session.MetaTranscriptPath); path == "" {
 		return nil, &NotFoundError{Message: fmt.Sprintf("Session #%d has no transcript: it never ran", sess.ID)}
 	}
 	data, _, err := s.transcriptWindow(sess, maxTranscriptWindow)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -121,7 +121,7 @@ func (s *Service) describeExisting(ctx context.Context, sess *session.Session) (
 	if jobID == nil {
 		return out, nil
 	}
-	queued, err := s.queue.TaskQueued(ctx, jobs.LaneAgents, *jobID)
+	queued, err := s.queue.TaskQueued(ctx, tasks.LaneAgents, *jobID)
 	if err != nil {
 		return Created{}, err
 	}
@@ -206,7 +206,7 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 	if d.Prompt != nil && *d.Prompt != "" {
 		// The session is stored with its first run pending dispatch (its task id is known once
 		// it has an id: see pendingDispatch.taskID).
-		d.Metadata[MetaPendingDispatch] = s.newPending("", *d.Prompt, "start")
+		d.Metadata[session.MetaPendingDispatch] = s.newPending("", *d.Prompt, "start")
 	}
 	validateSession(d, &bad)
 	validateSlug(d.Slug, &bad)
@@ -220,7 +220,7 @@ func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Ro
 	var r catalog.Root
 	if root != nil {
 		r = *root
-		d.Metadata["agent_root_key"] = root.Name
+		d.Metadata[session.MetaAgentRoot] = root.Name
 	}
 	d.GitRoot = deref(p.GitRoot, r.URL)
 	d.Branch = deref(p.Branch, cmp.Or(r.DefaultBranch, session.DefaultBranch))
@@ -265,7 +265,7 @@ func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Ro
 		}
 	}
 	if p.MCPServers != nil && len(*p.MCPServers) == 0 {
-		d.Metadata["mcp_servers_explicitly_empty"] = true
+		d.Metadata[session.MetaMCPServersExplicitlyEmpty] = true
 	}
 }
 
@@ -273,7 +273,7 @@ func (s *Service) applyRoot(d *session.Session, p CreateParams, root *catalog.Ro
 // runtime's default.
 func (s *Service) applyModel(d *session.Session, r catalog.Root, bad *problems) {
 	cat := s.Catalog()
-	if m, ok := d.Config["model"]; ok {
+	if m, ok := d.Config[session.ConfigModel]; ok {
 		model, isString := m.(string)
 		if !isString || !cat.HasModel(d.AgentRuntime, model) {
 			bad.add(fmt.Sprintf("Invalid model %v for %s. Valid models: %s", m, d.AgentRuntime,
@@ -285,7 +285,7 @@ func (s *Service) applyModel(d *session.Session, r catalog.Root, bad *problems) 
 	if !cat.HasModel(d.AgentRuntime, model) {
 		model = cat.DefaultModel(d.AgentRuntime)
 	}
-	d.Config["model"] = model
+	d.Config[session.ConfigModel] = model
 }
 
 // applyLineage inherits genesis, class and precedence from the parent, and places the session.

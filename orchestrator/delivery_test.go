@@ -11,7 +11,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
@@ -43,7 +43,7 @@ func (o outage) idle(t *testing.T) *session.Session {
 	t.Helper()
 	return graphtest.Session(t, o.Store, func(d *session.Session) {
 		d.Status = session.StatusNeedsInput
-		d.Metadata[orchestrator.MetaRuntimeStarted] = true
+		d.Metadata[session.MetaRuntimeStarted] = true
 		d.CustomMetadata["label"] = o.scope.Text
 	})
 }
@@ -78,8 +78,8 @@ func (o outage) claimOnce(t *testing.T, id int64, task, prompt string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, pending := sess.Metadata[orchestrator.MetaPendingDispatch]; pending || sess.Status != session.StatusRunning {
-		t.Fatalf("claimed: %s, pending dispatch %v", sess.Status, sess.Metadata[orchestrator.MetaPendingDispatch])
+	if _, pending := sess.Metadata[session.MetaPendingDispatch]; pending || sess.Status != session.StatusRunning {
+		t.Fatalf("claimed: %s, pending dispatch %v", sess.Status, sess.Metadata[session.MetaPendingDispatch])
 	}
 	if n, err := o.Ops.RedispatchPending(ctx, 0, o.scope, o.Queue.RunAlive); err != nil || n != 0 {
 		t.Fatalf("a claimed delivery is not queued again: requeued %d, %v", n, err)
@@ -94,11 +94,11 @@ func queuedPrompt(t *testing.T, redisURL, taskID string) string {
 	}
 	in := asynq.NewInspector(conn)
 	defer in.Close()
-	info, err := in.GetTaskInfo(jobs.LaneAgents, taskID)
+	info, err := in.GetTaskInfo(tasks.LaneAgents, taskID)
 	if err != nil {
 		t.Fatalf("job %s: %v", taskID, err)
 	}
-	var p jobs.RunSession
+	var p tasks.RunSession
 	if err := json.Unmarshal(info.Payload, &p); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func queuedPrompt(t *testing.T, redisURL, taskID string) string {
 
 func pending(t *testing.T, s *session.Session) map[string]any {
 	t.Helper()
-	p, ok := s.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)
+	p, ok := s.Metadata[session.MetaPendingDispatch].(map[string]any)
 	if !ok {
 		t.Fatalf("session %d has no pending dispatch: %v", s.ID, s.Metadata)
 	}
@@ -177,7 +177,7 @@ func TestAPausedSessionsQueueIsNotDrainedByTheSweep(t *testing.T) {
 	ctx := context.Background()
 	s := o.idle(t)
 	if _, err := o.Store.UpdateSession(ctx, s.ID, func(u *session.Session) error {
-		u.Metadata["paused_by"] = orchestrator.PausedByUser
+		u.Metadata[session.MetaPausedBy] = orchestrator.PausedByUser
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ type hangUp struct {
 	cancel context.CancelFunc
 }
 
-func (h hangUp) EnqueueRunSession(ctx context.Context, p jobs.RunSession, taskID string) (string, error) {
+func (h hangUp) EnqueueRunSession(ctx context.Context, p tasks.RunSession, taskID string) (string, error) {
 	h.cancel()
 	return h.Queue.EnqueueRunSession(ctx, p, taskID)
 }
@@ -212,7 +212,7 @@ func TestACallerThatHangsUpAfterTheCommitStillGetsItsJobQueued(t *testing.T) {
 	if err != nil || !out.JobQueued || len(out.Warnings) != 0 {
 		t.Fatalf("queued: %+v, %v", out, err)
 	}
-	if queued, err := e.Queue.TaskQueued(context.Background(), jobs.LaneAgents, jobs.RunSessionTaskID(out.Session.ID, "start")); err != nil || !queued {
+	if queued, err := e.Queue.TaskQueued(context.Background(), tasks.LaneAgents, tasks.RunSessionTaskID(out.Session.ID, "start")); err != nil || !queued {
 		t.Fatalf("the start job is in the queue: %v %v", queued, err)
 	}
 }
@@ -231,7 +231,7 @@ func TestAReplayedCreateQueuesAStartThatNeverGotItsJob(t *testing.T) {
 	if err != nil || !again.Existing || again.Session.ID != first.Session.ID || !again.JobQueued {
 		t.Fatalf("replay: %+v, %v", again, err)
 	}
-	task := jobs.RunSessionTaskID(first.Session.ID, "start")
+	task := tasks.RunSessionTaskID(first.Session.ID, "start")
 	if got := queuedPrompt(t, o.redis.URL, task); got != prompt {
 		t.Fatalf("the start job carries %q", got)
 	}
@@ -251,27 +251,27 @@ func TestADrainWhoseLastTaskFinishedStillDrains(t *testing.T) {
 			client, in := asynq.NewClient(conn), asynq.NewInspector(conn)
 			defer client.Close()
 			defer in.Close()
-			id := jobs.DrainMessagesTaskID(s.ID)
+			id := tasks.DrainMessagesTaskID(s.ID)
 			// The previous drain's task still holds the id: archived after failing, or
 			// completed and retained.
-			task, _ := jobs.NewDrainMessagesTask(jobs.DrainMessages{SessionID: s.ID})
+			task, _ := tasks.NewDrainMessagesTask(tasks.DrainMessages{SessionID: s.ID})
 			if state == "archived" {
 				if _, err := client.Enqueue(task); err != nil {
 					t.Fatal(err)
 				}
-				if err := in.ArchiveTask(jobs.LaneDefault, id); err != nil {
+				if err := in.ArchiveTask(tasks.LaneDefault, id); err != nil {
 					t.Fatal(err)
 				}
 			} else {
 				finishOne(t, r.URL, s.ID)
 			}
-			if info, err := in.GetTaskInfo(jobs.LaneDefault, id); err != nil || info.State.String() != state {
+			if info, err := in.GetTaskInfo(tasks.LaneDefault, id); err != nil || info.State.String() != state {
 				t.Fatalf("the previous drain is %v (%v), want %s", info, err, state)
 			}
 			if _, err := e.Ops.CreateMessage(ctx, s.ID, orchestrator.MessageParams{Content: "next"}); err != nil {
 				t.Fatal(err)
 			}
-			info, err := in.GetTaskInfo(jobs.LaneDefault, id)
+			info, err := in.GetTaskInfo(tasks.LaneDefault, id)
 			if err != nil || info.State != asynq.TaskStateScheduled {
 				t.Fatalf("a new drain is scheduled: %v %v", info, err)
 			}
@@ -285,17 +285,17 @@ func finishOne(t *testing.T, url string, id int64) {
 	conn, _ := asynq.ParseRedisURI(url)
 	client := asynq.NewClient(conn)
 	defer client.Close()
-	payload, _ := json.Marshal(jobs.DrainMessages{SessionID: id})
-	task := asynq.NewTask(jobs.TypeDrainMessages, payload, asynq.Queue(jobs.LaneDefault),
-		asynq.TaskID(jobs.DrainMessagesTaskID(id)), asynq.Retention(time.Hour))
+	payload, _ := json.Marshal(tasks.DrainMessages{SessionID: id})
+	task := asynq.NewTask(tasks.TypeDrainMessages, payload, asynq.Queue(tasks.LaneDefault),
+		asynq.TaskID(tasks.DrainMessagesTaskID(id)), asynq.Retention(time.Hour))
 	if _, err := client.Enqueue(task); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	srv := asynq.NewServer(conn, asynq.Config{Queues: map[string]int{jobs.LaneDefault: 1}, TaskCheckInterval: 50 * time.Millisecond,
+	srv := asynq.NewServer(conn, asynq.Config{Queues: map[string]int{tasks.LaneDefault: 1}, TaskCheckInterval: 50 * time.Millisecond,
 		Logger: nopLogger{}})
 	mux := asynq.NewServeMux()
-	mux.HandleFunc(jobs.TypeDrainMessages, func(context.Context, *asynq.Task) error { close(done); return nil })
+	mux.HandleFunc(tasks.TypeDrainMessages, func(context.Context, *asynq.Task) error { close(done); return nil })
 	if err := srv.Start(mux); err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestAClaimThatFailsLeavesTheFollowUpForTheSweep(t *testing.T) {
 	conn, _ := asynq.ParseRedisURI(o.redis.URL)
 	in := asynq.NewInspector(conn)
 	defer in.Close()
-	if err := in.ArchiveTask(jobs.LaneAgents, task); err != nil {
+	if err := in.ArchiveTask(tasks.LaneAgents, task); err != nil {
 		t.Fatal(err)
 	}
 
@@ -363,8 +363,8 @@ func TestAPendingDispatchOvertakenByAPauseDoesNotBlockTheDrain(t *testing.T) {
 	ctx := context.Background()
 	s := graphtest.Session(t, e.Store, func(d *session.Session) {
 		d.Status = session.StatusNeedsInput
-		d.Metadata[orchestrator.MetaPendingDispatch] = map[string]any{"task_id": "session-lost-follow-up", "prompt": "old", "reason": "follow_up"}
-		d.Metadata["paused_by"] = orchestrator.PausedByUser
+		d.Metadata[session.MetaPendingDispatch] = map[string]any{"task_id": "session-lost-follow-up", "prompt": "old", "reason": "follow_up"}
+		d.Metadata[session.MetaPausedBy] = orchestrator.PausedByUser
 	})
 	if _, err := e.Ops.CreateMessage(ctx, s.ID, orchestrator.MessageParams{Content: "next"}); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -16,9 +16,6 @@ import (
 // same transaction that makes it; the claim of the job it names clears it. Queueing the job
 // happens after the commit and may fail (Redis down, the caller gone): the delivery stands
 // anyway, and the sweep queues again any pending dispatch whose job is not alive (rule 4).
-
-// MetaPendingDispatch is the session's pending dispatch (see pendingDispatch).
-const MetaPendingDispatch = "pending_dispatch"
 
 // afterCommitTimeout bounds one side effect that follows a commit.
 const afterCommitTimeout = 10 * time.Second
@@ -51,19 +48,19 @@ func (p pendingDispatch) bag() map[string]any {
 
 // pendingOf reads the session's pending dispatch.
 func pendingOf(u *session.Session) (pendingDispatch, bool) {
-	m, ok := u.Metadata[MetaPendingDispatch].(map[string]any)
+	m, ok := u.Metadata[session.MetaPendingDispatch].(map[string]any)
 	if !ok {
 		return pendingDispatch{}, false
 	}
 	str := func(k string) string { v, _ := m[k].(string); return v }
 	return pendingDispatch{TaskID: str("task_id"), Prompt: str("prompt"), Reason: str("reason"),
-		Attempts: metaInt(m, "attempts"), CreatedAt: str("created_at")}, true
+		Attempts: session.BagInt(m, "attempts"), CreatedAt: str("created_at")}, true
 }
 
 // taskID is the job the dispatch waits for; a start recorded with the new session uses the
 // session's deterministic start id.
 func (p pendingDispatch) taskID(sessionID int64) string {
-	return cmp.Or(p.TaskID, jobs.RunSessionTaskID(sessionID, p.Reason))
+	return cmp.Or(p.TaskID, tasks.RunSessionTaskID(sessionID, p.Reason))
 }
 
 // dispatch queues the agent job of a committed hand-off. The hand-off is already durable, so a
@@ -72,8 +69,8 @@ func (p pendingDispatch) taskID(sessionID int64) string {
 func (s *Service) dispatch(ctx context.Context, sessionID int64, h *handOff) error {
 	ctx, cancel := afterCommit(ctx)
 	defer cancel()
-	_, err := s.queue.EnqueueRunSession(ctx, jobs.RunSession{SessionID: sessionID, Prompt: h.prompt, Reason: h.reason}, h.taskID)
-	if err == nil || errors.Is(err, jobs.ErrDuplicate) {
+	_, err := s.queue.EnqueueRunSession(ctx, tasks.RunSession{SessionID: sessionID, Prompt: h.prompt, Reason: h.reason}, h.taskID)
+	if err == nil || errors.Is(err, tasks.ErrDuplicate) {
 		return nil
 	}
 	s.log.Warn("delivery recorded but its agent job was not queued; the sweep queues it", "session_id", sessionID, "task_id", h.taskID, "err", err)

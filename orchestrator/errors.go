@@ -1,6 +1,3 @@
-// Package orchestrator holds the operations every surface shares — create, update, archive,
-// delete, follow up — so REST, MCP, the web UI and jobs behave identically. It calls graph for
-// storage and enqueues work through jobs; it knows nothing of HTTP or MCP.
 package orchestrator
 
 import (
@@ -45,9 +42,18 @@ func (p problems) err(label string) error {
 }
 
 // NotFoundError is a missing record with a message that says exactly what is missing.
-type NotFoundError struct{ Message string }
+type NotFoundError struct {
+	Message string
+	// Kind is a narrower sentinel a caller branches on (ErrCategoryNotFound); nil means ErrNotFound.
+	Kind error
+}
 
 func (e *NotFoundError) Error() string { return e.Message }
 
-// Unwrap makes errors.Is(err, ErrNotFound) true.
-func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+// Unwrap makes errors.Is(err, ErrNotFound) true, and errors.Is(err, e.Kind) when Kind is set.
+func (e *NotFoundError) Unwrap() error {
+	if e.Kind != nil {
+		return e.Kind
+	}
+	return ErrNotFound
+}

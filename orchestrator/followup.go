@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -44,7 +44,7 @@ const (
 type FollowUpResult struct {
 	Session *session.Session
 	Outcome FollowUpOutcome
-	Message *Message // the queued message, on the queued path
+	Message *session.Message // the queued message, on the queued path
 	// Warnings say what the caller should know although the follow-up was delivered (its
 	// agent job could not be queued yet).
 	Warnings []string
@@ -67,7 +67,7 @@ func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (Fol
 	}
 	source := cmp.Or(p.Source, SourceFollowUp)
 	if p.ForceImmediate {
-		sess, h, err := s.interrupt(ctx, id, target{stage: &graph.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
+		sess, h, err := s.interrupt(ctx, id, target{stage: &session.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
 		if err != nil {
 			return FollowUpResult{}, err
 		}
@@ -102,7 +102,7 @@ func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (Fol
 func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, goal *string) (FollowUpResult, *handOff, error) {
 	token := rand.Text() // drawn once, outside the retried transaction, so the task id is stable
 	var (
-		queued *graph.Message
+		queued *session.Message
 		h      *handOff
 	)
 	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
@@ -111,7 +111,7 @@ func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, go
 		case session.StatusFailed, session.StatusArchived:
 			return refuseFollowUp(u)
 		case session.StatusRunning:
-			queued, err = q.Append(graph.NewMessage{Content: prompt, Goal: goal, Origin: graph.OriginCaller})
+			queued, err = q.Append(session.NewMessage{Content: prompt, Goal: goal, Origin: session.OriginCaller})
 			return err
 		}
 		h = newHandOff(u, "follow-up-"+token, prompt)
@@ -139,10 +139,24 @@ func (s *Service) Interrupt(ctx context.Context, id, messageID int64, acting str
 	return s.InterruptFrom(ctx, id, messageID, acting, SourceInterrupt)
 }
 
+// InterruptFrom is Interrupt recording source on the uncle edge (SourceInterrupt when empty),
+// for surfaces other than REST.
+func (s *Service) InterruptFrom(ctx context.Context, id, messageID int64, acting, source string) (*session.Session, error) {
+	sess, h, err := s.interrupt(ctx, id, target{messageID: messageID, refusal: "Cannot interrupt"})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := afterCommit(ctx)
+	defer cancel()
+	_ = s.dispatch(ctx, sess.ID, h) // delivered either way: the sweep queues a job that is not queued now
+	s.RecordUncle(ctx, sess.ID, acting, cmp.Or(source, SourceInterrupt))
+	return sess, nil
+}
+
 // target is what an interrupt delivers: a message already queued, or one staged for it.
 type target struct {
 	messageID int64
-	stage     *graph.NewMessage
+	stage     *session.NewMessage
 	refusal   string // the label of the refusal when the session cannot take it
 }
 
@@ -175,7 +189,7 @@ func interruptible(st session.Status) bool {
 	return st == session.StatusRunning || st == session.StatusWaiting || st == session.StatusNeedsInput
 }
 
-func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) {
+func claimForInterrupt(q *graph.MessageQueue, t target) (*session.Message, error) {
 	id := t.messageID
 	if t.stage != nil {
 		staged, err := q.Append(*t.stage)
@@ -188,7 +202,7 @@ func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) 
 	if err != nil {
 		return nil, err
 	}
-	if m.Status != graph.MessagePending {
+	if m.Status != session.MessagePending {
 		return nil, fmt.Errorf("message %d is %s, not pending, so it cannot be sent now: %w", id, m.Status, ErrConflict)
 	}
 	if _, err := q.Move(id, 1); err != nil {
@@ -207,11 +221,11 @@ func claimForInterrupt(q *graph.MessageQueue, t target) (*graph.Message, error) 
 // handOff is one delivery, decided under the session's lock and dispatched after commit.
 type handOff struct {
 	taskID, prompt, reason string
-	message                *graph.Message // the claimed message it delivers; nil on the direct path
+	message                *session.Message // the claimed message it delivers; nil on the direct path
 }
 
 func newHandOff(u *session.Session, reason, prompt string) *handOff {
-	return &handOff{taskID: jobs.RunSessionTaskID(u.ID, reason), prompt: prompt, reason: runReason}
+	return &handOff{taskID: tasks.RunSessionTaskID(u.ID, reason), prompt: prompt, reason: runReason}
 }
 
 // handOff points the session's next turn at h: a non-blank goal replaces the session's, an idle
@@ -226,7 +240,7 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 	if u.Status == session.StatusRunning {
 		// The runner that owns the turn ends it when it sees this (the original signals the
 		// process, or records interrupt_terminate_pid for the monitor loop).
-		u.Metadata["interrupt_requested_at"] = s.now().UTC().Format(time.RFC3339Nano)
+		u.Metadata[session.MetaInterruptRequestedAt] = s.now().UTC().Format(time.RFC3339Nano)
 	} else {
 		if err := applyEvent(u, session.EventResume, label); err != nil {
 			return err
@@ -234,7 +248,7 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 		clearResumeMarkers(u)
 	}
 	u.JobID, u.RunningJobID = &h.taskID, &h.taskID
-	u.Metadata[MetaPendingDispatch] = s.newPending(h.taskID, h.prompt, h.reason)
+	u.Metadata[session.MetaPendingDispatch] = s.newPending(h.taskID, h.prompt, h.reason)
 	if h.message != nil {
 		return q.Delete(h.message.ID)
 	}
@@ -244,10 +258,10 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 // clearResumeMarkers is the resume event's bookkeeping: stale MCP failure keys, the pause
 // reason, drain attempts, elicitation markers and a pending sleep belong to the turn that ended.
 func clearResumeMarkers(u *session.Session) {
-	for _, k := range []string{"should_fail_session", "mcp_connection_checked", "mcp_failed_servers", "mcp_failure_reason", "mcp_servers_status"} {
+	for _, k := range []string{session.CustomShouldFailSession, session.CustomMCPConnectionChecked, session.CustomMCPFailedServers, session.CustomMCPFailureReason, session.CustomMCPServersStatus} {
 		delete(u.CustomMetadata, k)
 	}
-	for _, k := range []string{"paused_by", "enqueued_drain_attempts", "blocked_on_elicitation", "lost_elicitation", "pending_sleep"} {
+	for _, k := range []string{session.MetaPausedBy, session.MetaEnqueuedDrainAttempts, session.MetaBlockedOnElicitation, session.MetaLostElicitation, session.MetaPendingSleep} {
 		delete(u.Metadata, k)
 	}
 }

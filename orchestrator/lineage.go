@@ -59,7 +59,7 @@ func (s *Service) decideUncle(ctx context.Context, juniorID int64, acting, sourc
 			juniorID, actor, juniorID, actor, actor, juniorID, source)
 	}
 	if line != "" {
-		if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, actor, juniorID); err != nil {
+		if _, err := s.store.AppendLog(ctx, session.LogInfo, line, actor, juniorID); err != nil {
 			s.log.Warn("uncle edge recorded but its timeline lines were not", "session_id", juniorID, "err", err)
 		}
 	}
@@ -105,7 +105,7 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 	}
 	uncleID, err := s.Resolve(ctx, uncleKey)
 	if errors.Is(err, graph.ErrNotFound) {
-		return RemovedUncle{}, &NotFoundError{fmt.Sprintf("No session %q, so it cannot be an additional senior of session #%d.", uncleKey, junior.ID)}
+		return RemovedUncle{}, &NotFoundError{Message: fmt.Sprintf("No session %q, so it cannot be an additional senior of session #%d.", uncleKey, junior.ID)}
 	}
 	if err != nil {
 		return RemovedUncle{}, err
@@ -121,7 +121,7 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 			msg += fmt.Sprintf(" The edge between them points the other way — #%d is senior to #%d. Remove that one by naming #%d as the session and #%d as the uncle.",
 				junior.ID, uncle.ID, uncle.ID, junior.ID)
 		}
-		return RemovedUncle{}, &NotFoundError{msg}
+		return RemovedUncle{}, &NotFoundError{Message: msg}
 	}
 	if err != nil {
 		return RemovedUncle{}, err
@@ -132,7 +132,7 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 	}
 	line := fmt.Sprintf("Uncle edge removed: #%d is no longer linked as an additional senior of #%d. The edge #%d → #%d was recorded at %s by %s and detached by %s (%s).",
 		uncle.ID, junior.ID, uncle.ID, junior.ID, edge.CreatedAt.UTC().Format(time.RFC3339), source, actorPhrase(p.Acting, p.Surface), p.Source)
-	if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, uncle.ID, junior.ID); err != nil {
+	if _, err := s.store.AppendLog(ctx, session.LogInfo, line, uncle.ID, junior.ID); err != nil {
 		s.log.Warn("uncle edge removed but its timeline lines were not", "session_id", junior.ID, "err", err)
 	}
 	return RemovedUncle{JuniorID: junior.ID, UncleID: uncle.ID, EdgeSource: edge.Source, RecordedAt: edge.CreatedAt}, nil

@@ -10,9 +10,6 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// Message is one prompt in a session's queue.
-type Message = graph.Message
-
 // ErrMessageNotFound is an unknown message id under the session named; it is also ErrNotFound.
 var ErrMessageNotFound = graph.ErrMessageNotFound
 
@@ -21,6 +18,14 @@ const (
 	SourceFollowUp  = "api_v1:sessions.follow_up"
 	SourceEnqueue   = "api_v1:enqueued_messages.create"
 	SourceInterrupt = "api_v1:enqueued_messages.interrupt"
+)
+
+// Sources the MCP surface stamps on the uncle edges its deliveries record.
+const (
+	SourceMCPFollowUp  = "mcp:action_session.follow_up"
+	SourceMCPEnqueue   = "mcp:manage_enqueued_messages.create"
+	SourceMCPSendNow   = "mcp:manage_enqueued_messages.send_now"
+	SourceMCPInterrupt = "mcp:manage_enqueued_messages.interrupt"
 )
 
 // MessageParams are the arguments of a queue append.
@@ -38,7 +43,7 @@ type MessageParams struct {
 
 // CreateMessage appends a message to the session's queue. An idle session has no turn ending
 // to drain it, so a drain is scheduled for it; should that fail, the sweep drains it (rule 5).
-func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) (*Message, error) {
+func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) (*session.Message, error) {
 	content, err := requiredText("Content", p.Content, session.MaxPrompt)
 	if err != nil {
 		return nil, err
@@ -47,7 +52,7 @@ func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) 
 	if err != nil {
 		return nil, err
 	}
-	m, sess, err := s.store.CreateMessage(ctx, id, graph.NewMessage{Content: content, Goal: goal, Origin: graph.OriginCaller})
+	m, sess, err := s.store.CreateMessage(ctx, id, session.NewMessage{Content: content, Goal: goal, Origin: session.OriginCaller})
 	if err != nil {
 		return nil, err
 	}
@@ -72,14 +77,14 @@ type MessageListParams struct {
 }
 
 // ListMessages returns one page of the session's queue in position order.
-func (s *Service) ListMessages(ctx context.Context, id int64, p MessageListParams) ([]*Message, Page, error) {
+func (s *Service) ListMessages(ctx context.Context, id int64, p MessageListParams) ([]*session.Message, Page, error) {
 	page, perPage := max(p.Page, 1), p.PerPage
 	if perPage < 1 || perPage > MaxPerPage {
 		perPage = DefaultPerPage
 	}
 	status := ""
 	switch p.Status {
-	case graph.MessagePending, graph.MessageProcessing, graph.MessageUndelivered:
+	case session.MessagePending, session.MessageProcessing, session.MessageUndelivered:
 		status = p.Status
 	}
 	list, total, err := s.store.ListMessages(ctx, id, status, (page-1)*perPage, perPage)
@@ -89,8 +94,18 @@ func (s *Service) ListMessages(ctx context.Context, id int64, p MessageListParam
 	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
 }
 
+// PendingMessages is one page of the messages still waiting for a session (position order)
+// and how many there are in all: what a caller must see before it adds to a queue.
+func (s *Service) PendingMessages(ctx context.Context, id int64, limit int) ([]*session.Message, int, error) {
+	list, page, err := s.ListMessages(ctx, id, MessageListParams{Status: session.MessagePending, PerPage: max(limit, 1)})
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, page.TotalCount, nil
+}
+
 // GetMessage reads one message of the session.
-func (s *Service) GetMessage(ctx context.Context, sessionID, id int64) (*Message, error) {
+func (s *Service) GetMessage(ctx context.Context, sessionID, id int64) (*session.Message, error) {
 	return s.store.GetMessage(ctx, sessionID, id)
 }
 
@@ -101,7 +116,7 @@ type MessageUpdateParams struct {
 }
 
 // UpdateMessage edits a message that is not being delivered.
-func (s *Service) UpdateMessage(ctx context.Context, sessionID, id int64, p MessageUpdateParams) (*Message, error) {
+func (s *Service) UpdateMessage(ctx context.Context, sessionID, id int64, p MessageUpdateParams) (*session.Message, error) {
 	var content, goal *string
 	if p.Content.Set {
 		c, err := requiredText("Content", deref(p.Content.Value, ""), session.MaxPrompt)
@@ -117,7 +132,7 @@ func (s *Service) UpdateMessage(ctx context.Context, sessionID, id int64, p Mess
 		}
 		goal = g
 	}
-	return s.store.UpdateMessage(ctx, sessionID, id, func(m *graph.Message) error {
+	return s.store.UpdateMessage(ctx, sessionID, id, func(m *session.Message) error {
 		if err := editable(m); err != nil {
 			return err
 		}
@@ -148,11 +163,11 @@ func (s *Service) DeleteMessage(ctx context.Context, sessionID, id int64) error 
 
 // ReorderMessage moves a message to position (≥ 1; past the end means last), shifting the
 // others while keeping their order.
-func (s *Service) ReorderMessage(ctx context.Context, sessionID, id, position int64) (*Message, error) {
+func (s *Service) ReorderMessage(ctx context.Context, sessionID, id, position int64) (*session.Message, error) {
 	if position < 1 {
 		return nil, invalid("Invalid position", fmt.Sprintf("Position must be 1 or greater (got %d)", position))
 	}
-	var out *Message
+	var out *session.Message
 	_, err := s.store.WithQueue(ctx, sessionID, func(_ *session.Session, q *graph.MessageQueue) error {
 		m, err := q.Get(id)
 		if err != nil {
@@ -169,8 +184,8 @@ func (s *Service) ReorderMessage(ctx context.Context, sessionID, id, position in
 
 // editable refuses changes to a message already handed to an agent job: it can no longer be
 // got ahead of, and changing it would race the hand-off.
-func editable(m *graph.Message) error {
-	if m.Status == graph.MessageProcessing {
+func editable(m *session.Message) error {
+	if m.Status == session.MessageProcessing {
 		return fmt.Errorf("message %d is being delivered and can no longer change: %w", m.ID, ErrConflict)
 	}
 	return nil
@@ -200,7 +215,7 @@ func optionalGoal(v *string) (*string, error) {
 
 // queuedRefusal is the archive guard's answer: it tells the (usually agent) caller what to do
 // instead, names what would be lost and how to override.
-func queuedRefusal(sessionID int64, pending []*graph.Message) error {
+func queuedRefusal(sessionID int64, pending []*session.Message) error {
 	names := make([]string, 0, len(pending))
 	for _, m := range pending {
 		names = append(names, fmt.Sprintf("#%d %q", m.ID, preview(m.Content, 80)))

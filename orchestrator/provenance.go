@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/settings"
 )
 
 // AdminKey is the configured admin key (ZIMMER_ADMIN_USER, trimmed, default tadasant).
@@ -37,7 +37,7 @@ func (s *Service) Provenance(ctx context.Context, id int64) (provenance.Record, 
 // of its category (nil without one, or when it is gone).
 type SessionView struct {
 	Record       provenance.Record
-	Pending      []*Message
+	Pending      []*session.Message
 	PendingTotal int
 	CategoryName *string
 }
@@ -57,7 +57,7 @@ func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (
 // PromptBlocks is what the session runner appends after <session-notes> on the initial spawn
 // and every follow-up: pointer or full blocks as the provenance_via_mcp_enabled setting says.
 func (s *Service) PromptBlocks(ctx context.Context, sessionID int64) (string, error) {
-	settings, err := s.store.AppSettings(ctx)
+	app, err := s.store.AppSettings(ctx)
 	if err != nil {
 		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}
@@ -65,7 +65,7 @@ func (s *Service) PromptBlocks(ctx context.Context, sessionID int64) (string, er
 	if err != nil {
 		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}
-	return provenance.PromptBlocks(rec, provenance.ModeFor(settings.ProvenanceViaMCPEnabled), s.now()), nil
+	return provenance.PromptBlocks(rec, provenance.ModeFor(app.ProvenanceViaMCPEnabled), s.now()), nil
 }
 
 // TurnPrompt is the prompt a turn of sess sends its agent: task (what the turn's job carries)
@@ -80,11 +80,11 @@ func (s *Service) TurnPrompt(ctx context.Context, sess *session.Session, task st
 }
 
 // AppSettings reads the deployment's settings.
-func (s *Service) AppSettings(ctx context.Context) (graph.AppSettings, error) {
+func (s *Service) AppSettings(ctx context.Context) (settings.App, error) {
 	return s.store.AppSettings(ctx)
 }
 
 // UpdateAppSettings changes the settings given and returns them as they now are.
-func (s *Service) UpdateAppSettings(ctx context.Context, c graph.AppSettingsChange) (graph.AppSettings, error) {
+func (s *Service) UpdateAppSettings(ctx context.Context, c settings.Change) (settings.App, error) {
 	return s.store.UpdateAppSettings(ctx, c)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/zimmerhq/zimmer/catalog"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -34,7 +33,7 @@ func (s *Service) warnUnstartable(ctx context.Context, sess *session.Session) (w
 	}()
 	warning = s.ServerWarning(sess.MCPServers)
 	if warning != "" {
-		s.timeline(ctx, sess.ID, graph.LogWarning, warning)
+		s.timeline(ctx, sess.ID, session.LogWarning, warning)
 	}
 	return warning
 }

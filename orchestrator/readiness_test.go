@@ -9,13 +9,13 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
 
 func service(t *testing.T, cat catalog.Source) *orchestrator.Service {
 	t.Helper()
-	queue, err := jobs.OpenQueue(graphtest.RedisURL(redisDB))
+	queue, err := tasks.OpenQueue(graphtest.RedisURL(redisDB))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"time"
 
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
 )
@@ -30,26 +29,6 @@ const (
 	FailureException       = "exception"
 )
 
-// Metadata keys the runner owns.
-const (
-	MetaClonePath      = "clone_path"
-	MetaWorkDir        = "working_directory"
-	MetaConfigPath     = "mcp_config_path"
-	MetaTranscriptPath = "transcript_path"
-	MetaProcessPID     = "process_pid"
-	MetaProcessHost    = "process_host"
-	MetaRuntimeStarted = "runtime_started"
-	MetaActivePrompt   = "active_follow_up_prompt"
-	MetaTurnCount      = "turn_count"
-	MetaNextTurnReason = "next_turn_reason"
-	// MetaRuntimeEnv is the agent process environment the MCP config was written for
-	// (MCP_TIMEOUT, NPM_CONFIG_CACHE): every later turn in the same clone is spawned with it.
-	MetaRuntimeEnv = "runtime_env"
-	// MetaUndeliveredPrompt is a turn's prompt the agent never received (its worker stopped
-	// first); recovery delivers it instead of the nudge.
-	MetaUndeliveredPrompt = "undelivered_prompt"
-)
-
 // ClaimRun makes taskID the owner of the session's turn: a waiting session it was queued for
 // starts (waiting → running), a running one handed to it is taken over. Anything else — the
 // session was handed to another job, paused, failed or archived meanwhile — is ErrNotOwner and
@@ -67,21 +46,21 @@ func (s *Service) ClaimRun(ctx context.Context, sessionID int64, taskID, prompt 
 			}
 		}
 		u.JobID, u.RunningJobID = &taskID, &taskID
-		reason, _ = u.Metadata[MetaNextTurnReason].(string)
-		u.Metadata["job_started_at"] = s.now().UTC().Format(time.RFC3339Nano)
-		u.Metadata[MetaActivePrompt] = prompt
-		u.Metadata[MetaTurnCount] = metaInt(u.Metadata, MetaTurnCount) + 1
+		reason = session.BagString(u.Metadata, session.MetaNextTurnReason)
+		u.Metadata[session.MetaJobStartedAt] = s.now().UTC().Format(time.RFC3339Nano)
+		u.Metadata[session.MetaActivePrompt] = prompt
+		u.Metadata[session.MetaTurnCount] = session.BagInt(u.Metadata, session.MetaTurnCount) + 1
 		// The interrupt flag was for the run this one replaces; it has been seen or is moot.
-		delete(u.Metadata, "interrupt_requested_at")
-		delete(u.Metadata, MetaNextTurnReason)
-		delete(u.Metadata, MetaPendingDispatch) // delivered: this run has the prompt
+		delete(u.Metadata, session.MetaInterruptRequestedAt)
+		delete(u.Metadata, session.MetaNextTurnReason)
+		delete(u.Metadata, session.MetaPendingDispatch) // delivered: this run has the prompt
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claim session %d for %s: %w", sessionID, taskID, err)
 	}
 	if reason != "" {
-		sess.Metadata[MetaNextTurnReason] = reason
+		sess.Metadata[session.MetaNextTurnReason] = reason
 	}
 	return sess, nil
 }
@@ -122,12 +101,12 @@ type Setup struct {
 // RecordSetup stores where the turn runs: clone, working directory, MCP config, transcript.
 func (s *Service) RecordSetup(ctx context.Context, sessionID int64, taskID string, st Setup) (*session.Session, error) {
 	return s.updateOwned(ctx, sessionID, taskID, func(u *session.Session) error {
-		u.Metadata[MetaClonePath], u.Metadata[MetaWorkDir] = st.ClonePath, st.WorkDir
-		u.Metadata[MetaTranscriptPath] = st.TranscriptPath
+		u.Metadata[session.MetaClonePath], u.Metadata[session.MetaWorkDir] = st.ClonePath, st.WorkDir
+		u.Metadata[session.MetaTranscriptPath] = st.TranscriptPath
 		if st.ConfigPath != "" {
-			u.Metadata[MetaConfigPath] = st.ConfigPath
-			u.Metadata[MetaRuntimeEnv] = st.RuntimeEnv
-			u.CustomMetadata["injected_mcp_servers"] = anyList(st.Injected)
+			u.Metadata[session.MetaConfigPath] = st.ConfigPath
+			u.Metadata[session.MetaRuntimeEnv] = st.RuntimeEnv
+			u.CustomMetadata[session.CustomInjectedMCPServers] = anyList(st.Injected)
 		}
 		if st.RuntimeSessionID != "" && u.RuntimeSessionID == nil {
 			rid := st.RuntimeSessionID
@@ -141,8 +120,8 @@ func (s *Service) RecordSetup(ctx context.Context, sessionID int64, taskID strin
 // has started, so later turns resume its conversation.
 func (s *Service) RecordSpawn(ctx context.Context, sessionID int64, taskID string, pid int, host string) error {
 	_, err := s.updateOwned(ctx, sessionID, taskID, func(u *session.Session) error {
-		u.Metadata[MetaProcessPID], u.Metadata[MetaProcessHost] = pid, host
-		u.Metadata[MetaRuntimeStarted] = true
+		u.Metadata[session.MetaProcessPID], u.Metadata[session.MetaProcessHost] = pid, host
+		u.Metadata[session.MetaRuntimeStarted] = true
 		return nil
 	})
 	return err
@@ -173,15 +152,15 @@ func (s *Service) FailRun(ctx context.Context, sessionID int64, taskID string, f
 			return err
 		}
 		u.RunningJobID = nil
-		delete(u.Metadata, MetaProcessPID)
-		u.Metadata["failure_reason"], u.Metadata["failure_message"] = f.Reason, f.Message
+		delete(u.Metadata, session.MetaProcessPID)
+		u.Metadata[session.MetaFailureReason], u.Metadata[session.MetaFailureMessage] = f.Reason, f.Message
 		maps.Copy(u.Metadata, f.Details)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.timeline(ctx, sessionID, graph.LogError, fmt.Sprintf("Session failed (%s): %s", f.Reason, f.Message))
+	s.timeline(ctx, sessionID, session.LogError, fmt.Sprintf("Session failed (%s): %s", f.Reason, f.Message))
 	return sess, nil
 }
 
@@ -192,12 +171,12 @@ func (s *Service) FailRun(ctx context.Context, sessionID int64, taskID string, f
 func (s *Service) HandBack(ctx context.Context, sessionID int64, taskID, undelivered string) error {
 	_, err := s.updateOwned(ctx, sessionID, taskID, func(u *session.Session) error {
 		if undelivered != "" {
-			u.Metadata[MetaUndeliveredPrompt] = undelivered
+			u.Metadata[session.MetaUndeliveredPrompt] = undelivered
 		}
 		return park(u)
 	})
 	if err == nil {
-		s.timeline(ctx, sessionID, graph.LogWarning, "The worker running this session shut down mid-turn; it is parked for recovery")
+		s.timeline(ctx, sessionID, session.LogWarning, "The worker running this session shut down mid-turn; it is parked for recovery")
 	}
 	return err
 }
@@ -208,8 +187,8 @@ func park(u *session.Session) error {
 		return err
 	}
 	u.RunningJobID = nil
-	u.Metadata["paused_by"] = PausedByRecovery
-	delete(u.Metadata, MetaProcessPID)
+	u.Metadata[session.MetaPausedBy] = PausedByRecovery
+	delete(u.Metadata, session.MetaProcessPID)
 	return nil
 }
 
@@ -218,12 +197,12 @@ func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages
 	if len(usages) == 0 {
 		return nil
 	}
-	rows := make([]graph.TokenUsage, len(usages))
-	model, _ := sess.Config["model"].(string)
-	root, _ := sess.Metadata["agent_root_key"].(string)
+	rows := make([]session.TokenUsage, len(usages))
+	model := sess.Model()
+	root := sess.AgentRoot()
 	path := s.transcriptPath(sess.ID)
 	for i, u := range usages {
-		rows[i] = graph.TokenUsage{RequestID: u.RequestID, Model: u.Model, AgentRuntime: sess.AgentRuntime, AgentRoot: root,
+		rows[i] = session.TokenUsage{RequestID: u.RequestID, Model: u.Model, AgentRuntime: sess.AgentRuntime, AgentRoot: root,
 			RuntimeSessionID: deref(sess.RuntimeSessionID, ""), TranscriptPath: path, CalledAt: at,
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheCreationTokens: u.CacheCreationTokens}
 		if rows[i].Model == "" {
@@ -235,8 +214,16 @@ func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages
 }
 
 // TokenUsage reads a session's ledger.
-func (s *Service) TokenUsage(ctx context.Context, sessionID int64) ([]graph.TokenUsage, error) {
+func (s *Service) TokenUsage(ctx context.Context, sessionID int64) ([]session.TokenUsage, error) {
 	return s.store.SessionTokenUsage(ctx, sessionID)
+}
+
+// maxTimeline bounds one timeline read.
+const maxTimeline = 10_000
+
+// Timeline is a session's log, oldest first (at most maxTimeline entries).
+func (s *Service) Timeline(ctx context.Context, sessionID int64) ([]session.LogEntry, error) {
+	return s.store.Logs(ctx, sessionID, "", 0, maxTimeline)
 }
 
 // AppendTimeline writes one best-effort line to the session's log.
@@ -249,19 +236,6 @@ func (s *Service) timeline(ctx context.Context, sessionID int64, level, line str
 	if _, err := s.store.AppendLog(ctx, level, line, sessionID); err != nil {
 		s.log.Warn("timeline line not written", "session_id", sessionID, "line", line, "err", err)
 	}
-}
-
-// metaInt reads a counter from a JSON bag (numbers come back as float64).
-func metaInt(m map[string]any, k string) int {
-	switch v := m[k].(type) {
-	case float64:
-		return int(v)
-	case int:
-		return v
-	case int64:
-		return int(v)
-	}
-	return 0
 }
 
 func anyList(list []string) []any {

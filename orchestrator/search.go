@@ -189,7 +189,7 @@ func (s *Service) ScanContents(ctx context.Context, p ScanParams) (ScanResult, e
 // agent's words, its tool calls; long tool results cut), from the last scanWindow bytes of its
 // transcript; cut says the file was longer. A session that never ran has none.
 func (s *Service) transcriptText(sess *session.Session) (text string, cut, ok bool) {
-	if path, _ := sess.Metadata[MetaTranscriptPath].(string); path == "" {
+	if path := session.BagString(sess.Metadata, session.MetaTranscriptPath); path == "" {
 		return "", false, false
 	}
 	data, cut, err := s.transcriptWindow(sess, scanWindow)

@@ -9,13 +9,13 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/roster"
 )
 
 // Queue is the part of the job queue the operations use.
 type Queue interface {
-	EnqueueRunSession(ctx context.Context, p jobs.RunSession, taskID string) (string, error)
+	EnqueueRunSession(ctx context.Context, p tasks.RunSession, taskID string) (string, error)
 	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -120,11 +119,11 @@ func (l artifactList) clean(ids []string) ([]string, error) {
 // a choice (not an absence to fill with defaults), and a removed server's status is forgotten.
 func recordServerChange(u *session.Session, want, removed []string) {
 	if len(want) == 0 {
-		u.Metadata["mcp_servers_explicitly_empty"] = true
+		u.Metadata[session.MetaMCPServersExplicitlyEmpty] = true
 	} else {
-		delete(u.Metadata, "mcp_servers_explicitly_empty")
+		delete(u.Metadata, session.MetaMCPServersExplicitlyEmpty)
 	}
-	if statuses, ok := u.CustomMetadata["mcp_servers_status"].(map[string]any); ok {
+	if statuses, ok := u.CustomMetadata[session.CustomMCPServersStatus].(map[string]any); ok {
 		for _, name := range removed {
 			delete(statuses, name)
 		}
@@ -156,8 +155,8 @@ func (s *Service) ChangeModel(ctx context.Context, id int64, model string) (*ses
 			return invalid("Invalid model", fmt.Sprintf("model %q is not valid for runtime %s. Valid models: %s",
 				model, u.AgentRuntime, strings.Join(cat.ModelIDs(u.AgentRuntime), ", ")))
 		}
-		before, _ = u.Config["model"].(string)
-		u.Config["model"] = model
+		before = u.Model()
+		u.Config[session.ConfigModel] = model
 		return nil
 	})
 	if err != nil {
@@ -221,8 +220,6 @@ const (
 	VisibilityVisible = "visible"
 	VisibilityHidden  = "hidden"
 	VisibilitySnoozed = "snoozed"
-	// SnoozedUntilKey is the metadata key holding a snoozed card's return time (RFC 3339).
-	SnoozedUntilKey = "visibility_snoozed_until"
 )
 
 // SetVisibility puts a session's card on the board, hides it, or snoozes it until a future time.
@@ -241,9 +238,9 @@ func (s *Service) SetVisibility(ctx context.Context, id int64, visibility string
 	}
 	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		u.Visibility = visibility
-		delete(u.Metadata, SnoozedUntilKey)
+		delete(u.Metadata, session.MetaSnoozedUntil)
 		if until != nil {
-			u.Metadata[SnoozedUntilKey] = until.UTC().Format(time.RFC3339)
+			u.Metadata[session.MetaSnoozedUntil] = until.UTC().Format(time.RFC3339)
 		}
 		return nil
 	})
@@ -261,9 +258,6 @@ func (s *Service) PlaceTopOfSpot(ctx context.Context, id int64) (*session.Sessio
 		return nil
 	})
 }
-
-// SpotQueuedAtKey marks a session parked for the spot scheduler (RFC 3339).
-const SpotQueuedAtKey = "spot_queued_at"
 
 // SpotPark says how a session was parked.
 type SpotPark struct {
@@ -286,7 +280,7 @@ func (s *Service) PauseIntoSpotQueue(ctx context.Context, id int64, halt bool) (
 		if err := parkForSpot(u, halt, &park); err != nil {
 			return err
 		}
-		u.Metadata[SpotQueuedAtKey] = s.now().UTC().Format(time.RFC3339)
+		u.Metadata[session.MetaSpotQueuedAt] = s.now().UTC().Format(time.RFC3339)
 		return nil
 	})
 	if err != nil {
@@ -306,7 +300,7 @@ func parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
 	case session.StatusRunning:
 		if !halt {
 			park.AfterTurn = true
-			u.Metadata["pending_sleep"] = true
+			u.Metadata[session.MetaPendingSleep] = true
 			return nil
 		}
 		if err := applyEvent(u, session.EventPause, "Cannot park"); err != nil {
@@ -326,7 +320,7 @@ func parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
 // logChange writes a settings change to the session's timeline; a failed line is only logged,
 // since the change itself committed.
 func (s *Service) logChange(ctx context.Context, sessionID int64, line string) {
-	if _, err := s.store.AppendLog(ctx, graph.LogInfo, line, sessionID); err != nil {
+	if _, err := s.store.AppendLog(ctx, session.LogInfo, line, sessionID); err != nil {
 		s.log.Warn("session changed but its timeline line was not written", "session_id", sessionID, "err", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -109,13 +109,13 @@ func (s *Service) ParkOrphan(ctx context.Context, o Orphan) error {
 		if u.Status != session.StatusRunning || deref(u.RunningJobID, "") != o.JobID {
 			return ErrNotOwner
 		}
-		u.Metadata["recovered_orphan_at"] = s.now().UTC().Format(time.RFC3339)
+		u.Metadata[session.MetaRecoveredOrphanAt] = s.now().UTC().Format(time.RFC3339)
 		return park(u)
 	})
 	if err != nil {
 		return fmt.Errorf("park orphaned session %d: %w", o.Session.ID, err)
 	}
-	s.timeline(ctx, o.Session.ID, graph.LogWarning, "Orphaned run recovered: "+o.Why+"; parked for recovery")
+	s.timeline(ctx, o.Session.ID, session.LogWarning, "Orphaned run recovered: "+o.Why+"; parked for recovery")
 	return nil
 }
 
@@ -155,14 +155,14 @@ func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, a
 	var h *handOff
 	_, err = s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		h, abandoned = nil, false
-		if u.Metadata["paused_by"] != PausedByRecovery || (u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting) {
+		if u.Metadata[session.MetaPausedBy] != PausedByRecovery || (u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting) {
 			return nil
 		}
-		attempts := metaInt(u.Metadata, "recovery_continue_attempts")
+		attempts := session.BagInt(u.Metadata, session.MetaRecoveryContinueAttempts)
 		prompt := recoveryPrompt(u)
 		if attempts >= MaxRecoveryAttempts || prompt == "" {
-			delete(u.Metadata, "paused_by")
-			u.Metadata["recovery_continue_abandoned"] = s.now().UTC().Format(time.RFC3339)
+			delete(u.Metadata, session.MetaPausedBy)
+			u.Metadata[session.MetaRecoveryContinueAbandoned] = s.now().UTC().Format(time.RFC3339)
 			abandoned = true
 			return nil
 		}
@@ -170,14 +170,14 @@ func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, a
 		if h, goal, err = recoveryTurn(u, q, prompt, token); err != nil {
 			return err
 		}
-		u.Metadata["recovery_continue_attempts"] = attempts + 1
+		u.Metadata[session.MetaRecoveryContinueAttempts] = attempts + 1
 		return s.handOff(u, q, goal, h, "Cannot recover")
 	})
 	if err != nil {
 		return false, false, fmt.Errorf("continue recovered session %d: %w", id, err)
 	}
 	if abandoned {
-		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Recovery abandoned after %d attempts; the session waits for a human", MaxRecoveryAttempts))
+		s.timeline(ctx, id, session.LogError, fmt.Sprintf("Recovery abandoned after %d attempts; the session waits for a human", MaxRecoveryAttempts))
 	}
 	if h == nil {
 		return false, abandoned, nil
@@ -189,7 +189,7 @@ func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, a
 // recoveryTurn picks what a recovered session runs next: a turn it never received comes first
 // (it was sent before anything still queued), then the next queued message, then the nudge.
 func recoveryTurn(u *session.Session, q *graph.MessageQueue, prompt, token string) (*handOff, *string, error) {
-	if _, undelivered := u.Metadata[MetaUndeliveredPrompt]; !undelivered {
+	if _, undelivered := u.Metadata[session.MetaUndeliveredPrompt]; !undelivered {
 		next, err := q.ClaimNext()
 		if err == nil {
 			return deliverMessage(u, next), next.Goal, nil
@@ -198,18 +198,18 @@ func recoveryTurn(u *session.Session, q *graph.MessageQueue, prompt, token strin
 			return nil, nil, err
 		}
 	}
-	delete(u.Metadata, MetaUndeliveredPrompt)
-	u.Metadata[MetaNextTurnReason] = "recovery"
+	delete(u.Metadata, session.MetaUndeliveredPrompt)
+	u.Metadata[session.MetaNextTurnReason] = "recovery"
 	return newHandOff(u, "recovery-"+token, prompt), nil, nil
 }
 
 // recoveryPrompt is a turn the agent never received, else the nudge, else the original prompt
 // when the runtime never started (there is no conversation to nudge).
 func recoveryPrompt(u *session.Session) string {
-	if p, _ := u.Metadata[MetaUndeliveredPrompt].(string); p != "" {
+	if p := session.BagString(u.Metadata, session.MetaUndeliveredPrompt); p != "" {
 		return p
 	}
-	if u.Metadata[MetaRuntimeStarted] == true {
+	if u.Flag(session.MetaRuntimeStarted) {
 		return SystemRecoveryPrompt
 	}
 	return deref(u.Prompt, "")
@@ -271,20 +271,20 @@ func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, 
 			return ErrNotOwner // claimed or handed on since it was found
 		}
 		if !claimable(u, lost) {
-			delete(u.Metadata, MetaPendingDispatch)
+			delete(u.Metadata, session.MetaPendingDispatch)
 			dropped = string(u.Status)
 			return nil
 		}
 		if p.Attempts >= MaxRecoveryAttempts {
-			delete(u.Metadata, MetaPendingDispatch)
+			delete(u.Metadata, session.MetaPendingDispatch)
 			failed = p.Attempts + 1
 			u.RunningJobID = nil
-			u.Metadata["failure_reason"] = fmt.Sprintf("Never delivered: the agent job of its %s was lost %d times", p.Reason, failed)
+			u.Metadata[session.MetaFailureReason] = fmt.Sprintf("Never delivered: the agent job of its %s was lost %d times", p.Reason, failed)
 			return applyEvent(u, session.EventFail, "Cannot fail")
 		}
-		h = &handOff{taskID: jobs.RunSessionTaskID(u.ID, p.Reason+"-"+token), prompt: p.Prompt, reason: p.Reason}
+		h = &handOff{taskID: tasks.RunSessionTaskID(u.ID, p.Reason+"-"+token), prompt: p.Prompt, reason: p.Reason}
 		p.TaskID, p.Attempts = h.taskID, p.Attempts+1
-		u.Metadata[MetaPendingDispatch] = p.bag()
+		u.Metadata[session.MetaPendingDispatch] = p.bag()
 		u.JobID = &h.taskID
 		if u.RunningJobID != nil {
 			u.RunningJobID = &h.taskID
@@ -297,16 +297,16 @@ func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, 
 	case err != nil:
 		return false, fmt.Errorf("queue again the lost job of session %d: %w", id, err)
 	case dropped != "":
-		s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Job %s was lost before it ran; the session is now %s, so it is not queued again", lost, dropped))
+		s.timeline(ctx, id, session.LogWarning, fmt.Sprintf("Job %s was lost before it ran; the session is now %s, so it is not queued again", lost, dropped))
 		return false, nil
 	case failed > 0:
-		s.timeline(ctx, id, graph.LogError, fmt.Sprintf("Job %s was lost before it ran, %d times; the session failed", lost, failed))
+		s.timeline(ctx, id, session.LogError, fmt.Sprintf("Job %s was lost before it ran, %d times; the session failed", lost, failed))
 		return false, nil
 	}
 	if err := s.dispatch(ctx, id, h); err != nil {
 		return false, err // the next sweep tries again
 	}
-	s.timeline(ctx, id, graph.LogWarning, fmt.Sprintf("Job %s was lost before it ran; queued again as %s", lost, h.taskID))
+	s.timeline(ctx, id, session.LogWarning, fmt.Sprintf("Job %s was lost before it ran; queued again as %s", lost, h.taskID))
 	return true, nil
 }
 

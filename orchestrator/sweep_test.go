@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
@@ -22,7 +22,7 @@ func strandedStart(t *testing.T, e orchestratortest.Env, label string, edit func
 	return graphtest.Session(t, e.Store, func(d *session.Session) {
 		prompt, lost := "build it", "session-lost-start-"+label
 		d.Prompt, d.JobID = &prompt, &lost
-		d.Metadata[orchestrator.MetaPendingDispatch] = map[string]any{"task_id": lost, "prompt": prompt, "reason": "start", "attempts": 0}
+		d.Metadata[session.MetaPendingDispatch] = map[string]any{"task_id": lost, "prompt": prompt, "reason": "start", "attempts": 0}
 		d.CustomMetadata["sweep_label"] = label
 		d.CreatedAt, d.UpdatedAt = time.Now().Add(-time.Hour), time.Now().Add(-time.Hour)
 		if edit != nil {
@@ -44,11 +44,11 @@ func TestTheSweepQueuesAgainADeliveryWhoseJobWasLost(t *testing.T) {
 		{name: "a lost start is queued again", requeue: true},
 		{name: "a lost follow-up to a running session is queued again", requeue: true, edit: func(d *session.Session) {
 			d.Status, d.RunningJobID = session.StatusRunning, d.JobID
-			d.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)["reason"] = "follow_up"
+			d.Metadata[session.MetaPendingDispatch].(map[string]any)["reason"] = "follow_up"
 		}},
 		{name: "a start still in the queue is left alone", alive: true},
 		{name: "a session without a pending dispatch is not a lost delivery",
-			edit: func(d *session.Session) { delete(d.Metadata, orchestrator.MetaPendingDispatch) }},
+			edit: func(d *session.Session) { delete(d.Metadata, session.MetaPendingDispatch) }},
 		{name: "a session changed within the grace period is left alone",
 			edit: func(d *session.Session) { d.UpdatedAt = time.Now() }},
 	}
@@ -68,7 +68,7 @@ func TestTheSweepQueuesAgainADeliveryWhoseJobWasLost(t *testing.T) {
 			if !tt.requeue {
 				return
 			}
-			queued, err := e.Queue.TaskQueued(ctx, jobs.LaneAgents, *got.JobID)
+			queued, err := e.Queue.TaskQueued(ctx, tasks.LaneAgents, *got.JobID)
 			if err != nil || !queued || got.Status != s.Status {
 				t.Fatalf("the new job must wait in the agents lane: queued=%v err=%v status=%s", queued, err, got.Status)
 			}
@@ -87,14 +87,14 @@ func TestTheSweepQueuesAgainADeliveryWhoseJobWasLost(t *testing.T) {
 	t.Run("after the attempt budget the session fails instead of waiting forever", func(t *testing.T) {
 		label := graphtest.Unique(t, "stranded")
 		s := strandedStart(t, e, label, func(d *session.Session) {
-			d.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)["attempts"] = orchestrator.MaxRecoveryAttempts
+			d.Metadata[session.MetaPendingDispatch].(map[string]any)["attempts"] = orchestrator.MaxRecoveryAttempts
 		})
 		if n, err := e.Ops.RedispatchPending(ctx, time.Minute, orchestrator.SweepScope{Text: label}, dead); err != nil || n != 0 {
 			t.Fatalf("requeued %d, err %v", n, err)
 		}
 		got, _ := e.Store.GetSession(ctx, s.ID)
-		if got.Status != session.StatusFailed || !strings.HasPrefix(fmt.Sprint(got.Metadata["failure_reason"]), "Never delivered: the agent job of its start was lost 4 times") {
-			t.Fatalf("status %s, failure_reason %v", got.Status, got.Metadata["failure_reason"])
+		if got.Status != session.StatusFailed || !strings.HasPrefix(fmt.Sprint(got.Metadata[session.MetaFailureReason]), "Never delivered: the agent job of its start was lost 4 times") {
+			t.Fatalf("status %s, failure_reason %v", got.Status, got.Metadata[session.MetaFailureReason])
 		}
 	})
 	t.Run("while the queue cannot be reached no attempt is spent", func(t *testing.T) {
@@ -105,8 +105,8 @@ func TestTheSweepQueuesAgainADeliveryWhoseJobWasLost(t *testing.T) {
 			t.Fatalf("requeued %d, err %v; want the outage reported and nothing done", n, err)
 		}
 		got, _ := e.Store.GetSession(ctx, s.ID)
-		if *got.JobID != *s.JobID || fmt.Sprint(got.Metadata[orchestrator.MetaPendingDispatch].(map[string]any)["attempts"]) != "0" {
-			t.Fatalf("unchanged: job %s, pending %v", *got.JobID, got.Metadata[orchestrator.MetaPendingDispatch])
+		if *got.JobID != *s.JobID || fmt.Sprint(got.Metadata[session.MetaPendingDispatch].(map[string]any)["attempts"]) != "0" {
+			t.Fatalf("unchanged: job %s, pending %v", *got.JobID, got.Metadata[session.MetaPendingDispatch])
 		}
 	})
 }

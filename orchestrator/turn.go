@@ -49,7 +49,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 				return err
 			}
 			// handOff asks a running turn to end; this one already has.
-			delete(u.Metadata, "interrupt_requested_at")
+			delete(u.Metadata, session.MetaInterruptRequestedAt)
 			return nil
 		}
 		if !errors.Is(err, ErrMessageNotFound) {
@@ -69,7 +69,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 
 // clearTurn drops what belonged to the turn that just ended cleanly.
 func clearTurn(u *session.Session) {
-	for _, k := range []string{MetaActivePrompt, MetaProcessPID, "recovery_continue_attempts", "exit_status", "failure_reason", "failure_message"} {
+	for _, k := range []string{session.MetaActivePrompt, session.MetaProcessPID, session.MetaRecoveryContinueAttempts, session.MetaExitStatus, session.MetaFailureReason, session.MetaFailureMessage} {
 		delete(u.Metadata, k)
 	}
 }
@@ -80,10 +80,10 @@ func rest(u *session.Session) (TurnEnd, error) {
 		return "", err
 	}
 	u.RunningJobID = nil
-	if u.Metadata["pending_sleep"] != true {
+	if !u.Flag(session.MetaPendingSleep) {
 		return TurnPaused, nil
 	}
-	delete(u.Metadata, "pending_sleep")
+	delete(u.Metadata, session.MetaPendingSleep)
 	if err := applyEvent(u, session.EventSleep, "Cannot sleep"); err != nil {
 		return "", err
 	}
@@ -91,10 +91,10 @@ func rest(u *session.Session) (TurnEnd, error) {
 }
 
 // deliverMessage is the hand-off of a claimed message as the session's next turn.
-func deliverMessage(u *session.Session, m *graph.Message) *handOff {
+func deliverMessage(u *session.Session, m *session.Message) *handOff {
 	h := newHandOff(u, "follow-up-msg-"+strconv.FormatInt(m.ID, 10), m.Content)
 	h.message = m
-	u.Metadata[MetaNextTurnReason] = "queued_message"
+	u.Metadata[session.MetaNextTurnReason] = "queued_message"
 	return h
 }
 
@@ -135,11 +135,11 @@ func drainable(u *session.Session) bool {
 	switch {
 	case u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting:
 		return false
-	case u.RunningJobID != nil || u.Metadata["blocked_on_elicitation"] == true:
+	case u.RunningJobID != nil || u.Flag(session.MetaBlockedOnElicitation):
 		return false
 	case pending && claimable(u, p.taskID(u.ID)):
 		return false
 	}
-	by, _ := u.Metadata["paused_by"].(string)
+	by := u.PausedBy()
 	return by != "mcp_retry" && by != PausedByRecovery
 }

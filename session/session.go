@@ -96,7 +96,7 @@ func (s *Session) DisplayTitle() string {
 
 // InjectedMCPServers are the servers Zimmer itself added at prepare time.
 func (s *Session) InjectedMCPServers() []string {
-	return stringList(s.CustomMetadata["injected_mcp_servers"])
+	return stringList(s.CustomMetadata[CustomInjectedMCPServers])
 }
 
 // AllMCPServers is the effective set a runtime sees: selected ∪ injected, deduplicated, in order.
@@ -122,7 +122,7 @@ func (s *Session) LineageParentID() (int64, bool) {
 
 // RouterSessionID reads the legacy spawn edge from custom_metadata; it accepts a number or digits.
 func RouterSessionID(customMetadata map[string]any) (int64, bool) {
-	switch v := customMetadata["router_session_id"].(type) {
+	switch v := customMetadata[CustomRouterSessionID].(type) {
 	case float64:
 		if v > 0 && v == float64(int64(v)) {
 			return int64(v), true

@@ -34,7 +34,7 @@ type options struct {
 
 func main() {
 	var o options
-	flag.IntVar(&o.sessions, "sessions", 100_000, "fleet size (use 1000000 for the SPEC §10 targets)")
+	flag.IntVar(&o.sessions, "sessions", 100_000, "fleet size (1000000 is the size the latency targets are set for)")
 	flag.IntVar(&o.samples, "samples", 2000, "timed samples per measurement")
 	flag.IntVar(&o.writers, "writers", 16, "concurrent writers in the acyclicity run")
 	flag.IntVar(&o.acts, "acts", 10_000, "uncle-edge acts in the acyclicity run")

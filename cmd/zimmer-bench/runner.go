@@ -24,6 +24,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -37,7 +38,7 @@ func runnerLoad(ctx context.Context, store *graph.Store, o options, out io.Write
 	if o.runs <= 0 {
 		return nil
 	}
-	fmt.Fprintf(out, "\nsession runner: %d fake-agent sessions through one worker (agents lane: %d at a time):\n", o.runs, jobs.LaneConcurrency[jobs.LaneAgents])
+	fmt.Fprintf(out, "\nsession runner: %d fake-agent sessions through one worker (agents lane: %d at a time):\n", o.runs, tasks.LaneConcurrency[tasks.LaneAgents])
 	dir, err := os.MkdirTemp("", "zimmer-bench-runner-")
 	if err != nil {
 		return err
@@ -74,7 +75,7 @@ func runnerLoad(ctx context.Context, store *graph.Store, o options, out io.Write
 }
 
 // benchQueue opens the bench's Redis and empties it: it holds only the bench's own queues.
-func benchQueue(ctx context.Context, url string) (*jobs.Queue, error) {
+func benchQueue(ctx context.Context, url string) (*tasks.Queue, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		// err quotes the URL whole, password included.
@@ -85,7 +86,7 @@ func benchQueue(ctx context.Context, url string) (*jobs.Queue, error) {
 	if err := c.FlushDB(ctx).Err(); err != nil {
 		return nil, fmt.Errorf("no Redis at %s: %w", config.RedactURL(url), err)
 	}
-	return jobs.OpenQueue(url)
+	return tasks.OpenQueue(url)
 }
 
 // benchFixtures builds the fake agent and a one-commit repository, and a catalog whose one
@@ -135,7 +136,7 @@ func buildFakeAgent(to string) error {
 
 // benchWorker serves the API (the injected MCP entries point at it) and runs one worker whose
 // Claude CLI is the fake agent.
-func benchWorker(store *graph.Store, queue *jobs.Queue, cat *catalog.Catalog, dir string) (*orchestrator.Service, func(), error) {
+func benchWorker(store *graph.Store, queue *tasks.Queue, cat *catalog.Catalog, dir string) (*orchestrator.Service, func(), error) {
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: discard, DataDir: filepath.Join(dir, "data")})
 	key := rand.Text()
@@ -194,7 +195,7 @@ func awaitIdle(ctx context.Context, ops *orchestrator.Service, ids []int64, limi
 			}
 			switch s.Status {
 			case session.StatusFailed:
-				return nil, fmt.Errorf("bench session %d failed: %v", id, s.Metadata["failure_message"])
+				return nil, fmt.Errorf("bench session %d failed: %v", id, s.Metadata[session.MetaFailureMessage])
 			case session.StatusNeedsInput:
 				done[id] = s
 			}
@@ -213,7 +214,7 @@ func awaitIdle(ctx context.Context, ops *orchestrator.Service, ids []int64, limi
 func reportTurns(out io.Writer, list []*session.Session) {
 	var wait, spawn, turn []time.Duration
 	for _, s := range list {
-		claimed, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s.Metadata["job_started_at"]))
+		claimed, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s.Metadata[session.MetaJobStartedAt]))
 		if err != nil {
 			continue
 		}
@@ -230,7 +231,7 @@ func reportTurns(out io.Writer, list []*session.Session) {
 
 // markerTime is when the runner started the session's CLI: its transcript's first turn marker.
 func markerTime(s *session.Session) (time.Time, error) {
-	path, _ := s.Metadata[orchestrator.MetaTranscriptPath].(string)
+	path := session.BagString(s.Metadata, session.MetaTranscriptPath)
 	f, err := os.Open(path)
 	if err != nil {
 		return time.Time{}, err

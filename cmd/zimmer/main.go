@@ -21,6 +21,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
@@ -91,7 +92,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	if err != nil {
 		return err
 	}
-	queue, err := jobs.OpenQueue(cfg.RedisURL)
+	queue, err := tasks.OpenQueue(cfg.RedisURL)
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 }
 
 func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.Metrics, store *graph.Store) error {
-	queue, err := jobs.OpenQueue(cfg.RedisURL)
+	queue, err := tasks.OpenQueue(cfg.RedisURL)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -38,6 +40,21 @@ func Neo4jOptions() graph.Options {
 // so packages that run in parallel never see each other's queues.
 func RedisURL(db int) string {
 	return fmt.Sprintf("%s/%d", env("ZIMMER_TEST_REDIS_URL", "redis://127.0.0.1:16379"), db)
+}
+
+// FlushRedis empties the caller's database of the test Redis, so a test starts from no queued
+// tasks.
+func FlushRedis(t testing.TB, db int) {
+	t.Helper()
+	opt, err := redis.ParseURL(RedisURL(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opt)
+	defer c.Close()
+	if err := c.FlushDB(context.Background()).Err(); err != nil {
+		t.Fatalf("flush Redis db %d: %v", db, err)
+	}
 }
 
 // RedisPassword is the test Redis's password, for tests that start a Redis of their own or

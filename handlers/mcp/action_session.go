@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -41,54 +39,51 @@ func notBuilt(needs string) func(context.Context, *actionCall) (string, error) {
 	}
 }
 
-// fullActions is the sessions-group surface, in the order the enum lists them.
-var fullActionNames = []string{
-	"follow_up", "pause", "restart", "archive", "unarchive", "change_mcp_servers", "change_model", "change_skills",
-	"change_hooks", "change_plugins", "change_goal", "change_auto_compact_window", "change_scheduling_class",
-	"change_precedence", "change_category", "toggle_push_notifications", "set_heartbeat", "fork",
-	"regenerate_status_summary", "refresh", "refresh_all", "update_notes", "update_title", "toggle_favorite",
-	"bulk_archive", "set_visibility", "pause_into_spot_queue", "remove_uncle",
+// actionVerbs is every action, in the order the sessions-group enum lists them; message_parent
+// (last) exists only in the self_session variant.
+var actionVerbs = verbs[action]{
+	{"follow_up", action{run: actFollowUp}},
+	{"pause", action{run: actPause}},
+	{"restart", action{run: actRestart, fence: "restart"}},
+	{"archive", action{run: actArchive}},
+	{"unarchive", action{run: actUnarchive}},
+	{"change_mcp_servers", action{run: actReplaceList(orchestrator.ArtifactMCPServers), closedWhenRestricted: true}},
+	{"change_model", action{run: actChangeModel}},
+	{"change_skills", action{run: actReplaceList(orchestrator.ArtifactSkills)}},
+	{"change_hooks", action{run: actReplaceList(orchestrator.ArtifactHooks)}},
+	{"change_plugins", action{run: actReplaceList(orchestrator.ArtifactPlugins), closedWhenRestricted: true}},
+	{"change_goal", action{run: actChangeGoal}},
+	{"change_auto_compact_window", action{run: actChangeAutoCompactWindow}},
+	{"change_scheduling_class", action{run: actChangeSchedulingClass}},
+	{"change_precedence", action{run: actChangePrecedence}},
+	{"change_category", action{run: actChangeCategory}},
+	{"toggle_push_notifications", action{run: actTogglePush}},
+	{"set_heartbeat", action{run: actSetHeartbeat}},
+	{"fork", action{run: actFork, fence: "fork"}},
+	{"regenerate_status_summary", action{run: notBuilt("status summaries (a summary fork of the session), which are not built yet"), fence: "regenerate the status summary of"}},
+	{"refresh", action{run: actRefresh}},
+	{"refresh_all", action{run: notBuilt("the fleet-wide refresh (restart up to 50 failed or parked sessions, re-read up to 50 transcripts), which is not built yet"), noSession: true}},
+	{"update_notes", action{run: actUpdateNotes}},
+	{"update_title", action{run: actUpdateTitle}},
+	{"toggle_favorite", action{run: actToggleFavorite}},
+	{"bulk_archive", action{run: actBulkArchive, noSession: true}},
+	{"set_visibility", action{run: actSetVisibility}},
+	{"pause_into_spot_queue", action{run: actPauseIntoSpotQueue}},
+	{"remove_uncle", action{run: actRemoveUncle}},
+	{"message_parent", action{run: actMessageParent}},
 }
 
-// selfActionNames is the self_session surface: management of oneself, no capability or config
-// edits, and message_parent.
-var selfActionNames = []string{"update_notes", "update_title", "set_heartbeat", "pause_into_spot_queue", "message_parent", "archive"}
-
-var actions = map[string]action{
-	"follow_up":                  {run: actFollowUp},
-	"pause":                      {run: actPause},
-	"restart":                    {run: actRestart, fence: "restart"},
-	"fork":                       {run: actFork, fence: "fork"},
-	"regenerate_status_summary":  {run: notBuilt("status summaries (a summary fork of the session), which are not built yet"), fence: "regenerate the status summary of"},
-	"refresh":                    {run: actRefresh},
-	"refresh_all":                {run: notBuilt("the fleet-wide refresh (restart up to 50 failed or parked sessions, re-read up to 50 transcripts), which is not built yet"), noSession: true},
-	"archive":                    {run: actArchive},
-	"unarchive":                  {run: actUnarchive},
-	"bulk_archive":               {run: actBulkArchive, noSession: true},
-	"pause_into_spot_queue":      {run: actPauseIntoSpotQueue},
-	"change_mcp_servers":         {run: actReplaceList(orchestrator.ArtifactMCPServers), closedWhenRestricted: true},
-	"change_skills":              {run: actReplaceList(orchestrator.ArtifactSkills)},
-	"change_hooks":               {run: actReplaceList(orchestrator.ArtifactHooks)},
-	"change_plugins":             {run: actReplaceList(orchestrator.ArtifactPlugins), closedWhenRestricted: true},
-	"change_model":               {run: actChangeModel},
-	"change_goal":                {run: actChangeGoal},
-	"change_auto_compact_window": {run: actChangeAutoCompactWindow},
-	"change_scheduling_class":    {run: actChangeSchedulingClass},
-	"change_precedence":          {run: actChangePrecedence},
-	"change_category":            {run: actChangeCategory},
-	"toggle_push_notifications":  {run: actTogglePush},
-	"toggle_favorite":            {run: actToggleFavorite},
-	"set_heartbeat":              {run: actSetHeartbeat},
-	"set_visibility":             {run: actSetVisibility},
-	"update_notes":               {run: actUpdateNotes},
-	"update_title":               {run: actUpdateTitle},
-	"remove_uncle":               {run: actRemoveUncle},
-	"message_parent":             {run: actMessageParent},
-}
+var (
+	// fullVerbs is the sessions-group surface.
+	fullVerbs = actionVerbs.except("message_parent")
+	// selfVerbs is the self_session surface: management of oneself, no capability or config
+	// edits, and message_parent.
+	selfVerbs = actionVerbs.only("update_notes", "update_title", "set_heartbeat", "pause_into_spot_queue", "message_parent", "archive")
+)
 
 var actionFields = fields{
 	"session_id":          sessionRef("The session: id or slug."),
-	"action":              str("What to do.").enum(fullActionNames...),
+	"action":              fullVerbs.enum(),
 	"prompt":              str("follow_up: the message.").maxLen(session.MaxPrompt),
 	"goal":                str("follow_up: a new definition of done (blank keeps the goal); change_goal: the goal (\"\" clears it).").maxLen(session.MaxGoal),
 	"force_immediate":     boolean("follow_up: interrupt a running turn instead of queuing."),
@@ -126,7 +121,7 @@ var selfActionFields = fields{
 func actionSessionTool() *toolDef {
 	full := newSchema(actionFields, "action")
 	self := full.only("session_id", "session_notes", "title", "enabled", "interval_seconds", "force", "acting_session_id").
-		with("action", str("What to do.").enum(selfActionNames...))
+		with("action", selfVerbs.enum())
 	for k, p := range selfActionFields {
 		self = self.with(k, p)
 	}
@@ -144,7 +139,7 @@ func actionSessionTool() *toolDef {
 				"when you are a session.",
 			schema: full,
 			run: func(ctx context.Context, c *call) (string, error) {
-				return dispatchAction(ctx, c, fullActionNames, false)
+				return dispatchAction(ctx, c, fullVerbs, false)
 			},
 		},
 		overrides: map[string]variant{compositeSelf: {
@@ -155,19 +150,19 @@ func actionSessionTool() *toolDef {
 				"this connection's session.",
 			schema: self,
 			run: func(ctx context.Context, c *call) (string, error) {
-				return dispatchAction(ctx, c, selfActionNames, true)
+				return dispatchAction(ctx, c, selfVerbs, true)
 			},
 		}},
 	}
 }
 
-// dispatchAction checks the action against the variant's list and the connection's fence,
+// dispatchAction checks the action against the variant's table and the connection's fence,
 // resolves the session, and runs the action.
-func dispatchAction(ctx context.Context, c *call, allowed []string, self bool) (string, error) {
+func dispatchAction(ctx context.Context, c *call, allowed verbs[action], self bool) (string, error) {
 	name := c.args.text("action")
-	act, ok := actions[name]
-	if !ok || !slices.Contains(allowed, name) {
-		return "", fail("Unknown action %q. Allowed actions: %s", name, strings.Join(allowed, ", "))
+	act, err := allowed.lookup(name)
+	if err != nil {
+		return "", err
 	}
 	if act.closedWhenRestricted && c.scope.Restricted() {
 		return "", fail("The %q action is not allowed when this connection is restricted to specific agent roots: it can bring in MCP servers, which the restriction exists to keep fixed. Allowed agent roots: %s",
@@ -177,7 +172,6 @@ func dispatchAction(ctx context.Context, c *call, allowed []string, self bool) (
 	if act.noSession {
 		return act.run(ctx, a)
 	}
-	var err error
 	if self {
 		a.sess, err = c.selfSession(ctx, "session_id")
 	} else if key := c.args.text("session_id"); key == "" {
@@ -194,11 +188,6 @@ func dispatchAction(ctx context.Context, c *call, allowed []string, self bool) (
 		}
 	}
 	return act.run(ctx, a)
-}
-
-// required is the refusal for a missing action argument.
-func required(param, action, hint string) error {
-	return fail("The %q parameter is required for the %q action.%s", param, action, hint)
 }
 
 // head opens an action's result with the session it acted on.

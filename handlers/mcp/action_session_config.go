@@ -334,7 +334,7 @@ func actChangeCategory(ctx context.Context, a *actionCall) (string, error) {
 	}
 	s, cat, err := a.h.ops.SetSessionCategory(ctx, a.sess.ID, a.args.optInt("category_id"))
 	if err != nil {
-		return "", categoryRefusal(err)
+		return "", err
 	}
 	var b doc
 	head(&b, "Category Updated", s)

@@ -83,7 +83,7 @@ func actBulkArchive(ctx context.Context, a *actionCall) (string, error) {
 			continue
 		}
 		if _, err := a.archive(ctx, id, " (bulk)"); err != nil {
-			errs = append(errs, fmt.Sprintf("  - Session %s: %s", key, a.h.errorText(a.name, err)))
+			errs = append(errs, fmt.Sprintf("  - Session %s: %s", key, a.h.errorText(a.call, err)))
 			continue
 		}
 		archived++

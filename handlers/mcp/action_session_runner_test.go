@@ -11,10 +11,11 @@ import (
 // The runner-bound actions reach the runner's operations; the runner itself is tested end to end
 // in jobs/runner.
 func TestRunnerBoundActionsReachTheirOperations(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	running := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	contains(t, e.ok(t, "/mcp", "action_session", act(running.ID, "pause", nil)), "## Session Paused", "- **Status:** needs_input")
-	if got := e.reload(t, running); got.Metadata["paused_by"] != orchestrator.PausedByUser {
+	if got := e.reload(t, running); got.Metadata[session.MetaPausedBy] != orchestrator.PausedByUser {
 		t.Fatalf("paused by hand: %v", got.Metadata)
 	}
 	busy := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
@@ -26,7 +27,7 @@ func TestRunnerBoundActionsReachTheirOperations(t *testing.T) {
 	prompt := "do it"
 	failed := e.fixture(t, func(s *session.Session) {
 		s.Status, s.Prompt = session.StatusFailed, &prompt
-		s.Metadata["failure_reason"] = orchestrator.FailureSpawn
+		s.Metadata[session.MetaFailureReason] = orchestrator.FailureSpawn
 	})
 	contains(t, e.ok(t, "/mcp", "action_session", act(failed.ID, "restart", nil)), "## Session Restarted", "- **Status:** running")
 }

@@ -43,6 +43,7 @@ func (e *env) reload(t *testing.T, s *session.Session) *session.Session {
 }
 
 func TestFollowUpTakesTheSessionsPathAndReportsTheQueue(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	idle := e.fixture(t, nil)
 	sent := e.ok(t, "/mcp", "action_session", act(idle.ID, "follow_up", map[string]any{"prompt": "go on", "goal": "a new goal"}))
@@ -63,6 +64,7 @@ func TestFollowUpTakesTheSessionsPathAndReportsTheQueue(t *testing.T) {
 }
 
 func TestFollowUpWithActingSessionRecordsAnUncleEdge(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	router, target := e.fixture(t, nil), e.fixture(t, nil)
 	e.ok(t, "/mcp", "action_session", act(target.ID, "follow_up", map[string]any{"prompt": "p", "acting_session_id": fmt.Sprint(router.ID)}))
@@ -75,6 +77,7 @@ func TestFollowUpWithActingSessionRecordsAnUncleEdge(t *testing.T) {
 }
 
 func TestArchiveRefusesAnotherSessionsRunningTurn(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	running := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	other := e.fixture(t, nil)
@@ -93,6 +96,7 @@ func TestArchiveRefusesAnotherSessionsRunningTurn(t *testing.T) {
 }
 
 func TestArchiveRefusesOverQueuedMessagesUnlessForced(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 	if _, err := e.ops.CreateMessage(context.Background(), s.ID, orchestrator.MessageParams{Content: "wait for me"}); err != nil {
@@ -107,6 +111,7 @@ func TestArchiveRefusesOverQueuedMessagesUnlessForced(t *testing.T) {
 }
 
 func TestBulkArchiveReportsEachRefusal(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	a, running := e.fixture(t, nil), e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	text := e.ok(t, "/mcp", "action_session", map[string]any{"action": "bulk_archive", "session_ids": []any{a.ID, running.ID, 999999999}})
@@ -116,8 +121,9 @@ func TestBulkArchiveReportsEachRefusal(t *testing.T) {
 }
 
 func TestEditingActionsChangeTheSession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
-	s := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "zimmer" })
+	s := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
 	cases := []struct {
 		name   string
 		action string
@@ -153,7 +159,7 @@ func TestEditingActionsChangeTheSession(t *testing.T) {
 			func(u *session.Session) bool { return strings.Join(u.MCPServers, ",") == "context7" }},
 		{"change_mcp_servers [] clears", "change_mcp_servers", map[string]any{"mcp_servers": []any{}}, "- **Removed:** context7",
 			func(u *session.Session) bool {
-				return len(u.MCPServers) == 0 && u.Metadata["mcp_servers_explicitly_empty"] == true
+				return len(u.MCPServers) == 0 && u.Metadata[session.MetaMCPServersExplicitlyEmpty] == true
 			}},
 		{"change_auto_compact_window", "change_auto_compact_window", map[string]any{"auto_compact_window": 150000}, "- **Auto-compact Window:** 150000",
 			func(u *session.Session) bool { return u.AutoCompactWindow == 150000 }},
@@ -177,6 +183,7 @@ func TestEditingActionsChangeTheSession(t *testing.T) {
 }
 
 func TestEditingActionsRefuseBadValues(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	cases := []struct {
@@ -205,8 +212,12 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 }
 
 func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
-	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.Metadata["agent_root_key"] = "zimmer" })
+	s := e.fixture(t, func(s *session.Session) {
+		s.Status = session.StatusRunning
+		s.Metadata[session.MetaAgentRoot] = "zimmer"
+	})
 	e.refused(t, "/mcp", "action_session", act(s.ID, "regenerate_status_summary", nil),
 		`The "regenerate_status_summary" action is not available yet: it needs status summaries`)
 	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"},
@@ -214,6 +225,7 @@ func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
 }
 
 func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	idle := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 	text := e.ok(t, "/mcp", "action_session", act(idle.ID, "pause_into_spot_queue", nil))
@@ -223,13 +235,13 @@ func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
 	self := fmt.Sprintf("/mcp?tool_groups=self_session&session_id=%d", running.ID)
 	text = e.ok(t, self, "action_session", map[string]any{"action": "pause_into_spot_queue", "halt": true})
 	contains(t, text, "- **Status:** running", "after the current turn", "End your turn now.")
-	if got := e.reload(t, running); got.Metadata["pending_sleep"] != true || got.Metadata[orchestrator.SpotQueuedAtKey] == nil {
+	if got := e.reload(t, running); got.Metadata[session.MetaPendingSleep] != true || got.Metadata[session.MetaSpotQueuedAt] == nil {
 		t.Fatalf("a running session sleeps after its turn: %v", got.Metadata)
 	}
 	other := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning; s.RunningJobID = ptr("job-1") })
 	text = e.ok(t, "/mcp", "action_session", act(other.ID, "pause_into_spot_queue", map[string]any{"halt": true}))
 	contains(t, text, "- **Status:** waiting", "halted where it stood")
-	if got := e.reload(t, other); got.RunningJobID != nil || got.Metadata["pending_sleep"] != nil {
+	if got := e.reload(t, other); got.RunningJobID != nil || got.Metadata[session.MetaPendingSleep] != nil {
 		t.Fatalf("a halted turn loses its ownership and sleeps now: %+v", got.Metadata)
 	}
 	archived := e.fixture(t, func(s *session.Session) { s.Status = session.StatusArchived })
@@ -237,11 +249,12 @@ func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {
 }
 
 func TestRootFencedConnectionsRefuseTheActionsThatSpawnOrAddServers(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
-	inside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "zimmer" })
-	outside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "general-agent" })
+	inside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
+	outside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "general-agent" })
 	rootless := e.fixture(t, nil)
-	dropped := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "retired-root" })
+	dropped := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "retired-root" })
 	fenced := "/mcp?allowed_agent_roots=zimmer,retired-root"
 	cases := []struct {
 		name string

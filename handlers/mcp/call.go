@@ -64,9 +64,10 @@ func (h *Handler) invoke(ctx context.Context, name string, v *variant, req mcpgo
 			text, failed = fmt.Sprintf("Internal error calling tool %s: the server failed unexpectedly; the error was logged.", name), true
 		}
 	}()
-	out, err := v.run(ctx, &call{h: h, name: name, args: a, scope: cn.scope, base: cn.baseURL})
+	c := &call{h: h, name: name, args: a, scope: cn.scope, base: cn.baseURL}
+	out, err := v.run(ctx, c)
 	if err != nil {
-		return h.errorText(name, err), true
+		return h.errorText(c, err), true
 	}
 	return out, false
 }

@@ -17,6 +17,7 @@ import (
 // TestAnMCPClientDrivesTheEndpoint is what an agent runtime does: mcp-go's own streamable-HTTP
 // client, configured with nothing but the URL and the key.
 func TestAnMCPClientDrivesTheEndpoint(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Title = ptr("Driven by a client") })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -67,6 +68,7 @@ func TestAnMCPClientDrivesTheEndpoint(t *testing.T) {
 }
 
 func TestToolCallsAreCountedByToolAndOutcome(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	e.ok(t, "/mcp", "get_configs", nil)
 	e.refused(t, "/mcp", "quick_search_sessions", map[string]any{"per_page": 0}, "Invalid arguments")

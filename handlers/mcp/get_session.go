@@ -51,7 +51,7 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	}
 	v, err := c.h.ops.SessionView(ctx, id, queuePreviewCount)
 	if err != nil {
-		return "", notFoundAs(err, id)
+		return "", sessionNotFound(err, id)
 	}
 	verbose, s := c.args.flag("verbose"), v.Record.Session
 	var categories map[int64]string
@@ -85,14 +85,6 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	return b.String(), nil
 }
 
-// notFoundAs turns a missing session into the tool's "Session not found" sentence.
-func notFoundAs(err error, id int64) error {
-	if isNotFound(err) {
-		return fail("Session not found: %d", id)
-	}
-	return err
-}
-
 var genesisLabels = map[session.Genesis]string{
 	session.GenesisWebUI: "web UI", session.GenesisSlack: "Slack", session.GenesisGitHubIssue: "GitHub issue",
 	session.GenesisGitHubLabel: "GitHub label", session.GenesisSchedule: "schedule", session.GenesisAOEvent: "session event",
@@ -101,7 +93,7 @@ var genesisLabels = map[session.Genesis]string{
 
 // neverCut are the metadata key prefixes a scheduler reads; they are listed in Basic
 // Information and never shortened.
-var neverCut = []string{"auth_outage_", "spot_hold_", "spot_pause_", "spot_queued_", "failure_reason", "paused_by", "pending_sleep"}
+var neverCut = []string{"auth_outage_", "spot_hold_", "spot_pause_", "spot_queued_", session.MetaFailureReason, session.MetaPausedBy, session.MetaPendingSleep}
 
 func writeBasics(b *doc, s *session.Session, categories map[int64]string) {
 	b.heading(3, "Basic Information")
@@ -111,7 +103,7 @@ func writeBasics(b *doc, s *session.Session, categories map[int64]string) {
 	if s.Slug != nil {
 		b.field("Slug", *s.Slug)
 	}
-	b.optField("Agent Root", oneLine(rootOf(s)))
+	b.optField("Agent Root", oneLine(s.AgentRoot()))
 	if s.CategoryID != nil {
 		b.field("Category", categoryName(*s.CategoryID, categories))
 	}
@@ -129,7 +121,7 @@ func writeBasics(b *doc, s *session.Session, categories map[int64]string) {
 	b.optField("Visibility", visibilityLine(s))
 	b.optField("Paused", pausedBy(s))
 	for _, k := range sortedKeys(s.Metadata) {
-		if k != "paused_by" && hasAnyPrefix(k, neverCut) {
+		if k != session.MetaPausedBy && hasAnyPrefix(k, neverCut) {
 			b.field(k, oneLine(fmt.Sprint(s.Metadata[k])))
 		}
 	}
@@ -153,7 +145,7 @@ func hasAnyPrefix(k string, prefixes []string) bool {
 func writeExecution(b *doc, s *session.Session) {
 	b.heading(3, "Execution")
 	b.field("Execution Provider", s.ExecutionProvider)
-	if m, ok := s.Config["model"].(string); ok {
+	if m, ok := s.Config[session.ConfigModel].(string); ok {
 		b.field("Model", oneLine(m))
 	}
 	if s.Goal != nil {
@@ -258,7 +250,7 @@ func cutValue(v any) (any, int) {
 
 // writeQueue is the count and a one-line preview of the first few pending messages: without it
 // a queue is invisible to a caller deciding whether to add to it.
-func writeQueue(b *doc, pending []*orchestrator.Message, total int) {
+func writeQueue(b *doc, pending []*session.Message, total int) {
 	b.heading(3, "Queued Messages")
 	if total == 0 {
 		b.line("No messages are pending for this session.")
@@ -287,7 +279,7 @@ func writeTimestamps(b *doc, s *session.Session) {
 // transcript_format: json), and otherwise says where the file is.
 func writeTranscript(ctx context.Context, b *doc, c *call, s *session.Session) error {
 	if !c.args.flag("include_transcript") {
-		if path, _ := s.Metadata[orchestrator.MetaTranscriptPath].(string); path != "" {
+		if path := session.BagString(s.Metadata, session.MetaTranscriptPath); path != "" {
 			b.heading(3, "Transcript File")
 			b.linef("`%s` (or pass include_transcript: true).", oneLine(path))
 		}

@@ -23,7 +23,7 @@ func runGetSessionProvenance(ctx context.Context, c *call) (string, error) {
 	}
 	rec, err := c.h.ops.Provenance(ctx, id)
 	if err != nil {
-		return "", notFoundAs(err, id)
+		return "", sessionNotFound(err, id)
 	}
 	return provenance.SessionProvenance(rec), nil
 }

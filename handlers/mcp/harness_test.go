@@ -1,9 +1,6 @@
 package mcp_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -12,7 +9,8 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
@@ -26,7 +24,7 @@ const redisDB = 6
 type env struct {
 	srv   *httptest.Server
 	store *graph.Store
-	queue *jobs.Queue
+	queue *tasks.Queue
 	ops   *orchestrator.Service
 	// dataDir is where the service reads transcripts: transcript.Path(dataDir, id).
 	dataDir string
@@ -54,38 +52,16 @@ var rpcID atomic.Int64
 // well-behaved MCP client sends; extra header pairs override them ("" deletes).
 func (e *env) post(t *testing.T, path string, body any, headers ...string) reply {
 	t.Helper()
-	var data []byte
-	switch b := body.(type) {
-	case string:
-		data = []byte(b)
-	default:
-		data, _ = json.Marshal(b)
-	}
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, bytes.NewReader(data))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("X-API-Key", apiKey)
-	return e.send(t, req, headers...)
+	wellBehaved := []string{"Accept", "application/json, text/event-stream", "X-API-Key", apiKey}
+	r := handlerstest.Do(t, http.DefaultClient, http.MethodPost, e.srv.URL+path, body, append(wellBehaved, headers...)...)
+	return reply{status: r.Status, header: r.Header, raw: r.Raw, body: r.Body}
 }
 
+// send sends a hand-built request; header pairs as for post.
 func (e *env) send(t *testing.T, req *http.Request, headers ...string) reply {
 	t.Helper()
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i+1] == "" {
-			req.Header.Del(headers[i])
-		} else {
-			req.Header.Set(headers[i], headers[i+1])
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	out := reply{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
-	_ = json.Unmarshal(raw, &out.body)
-	return out
+	r := handlerstest.Send(t, http.DefaultClient, req, headers...)
+	return reply{status: r.Status, header: r.Header, raw: r.Raw, body: r.Body}
 }
 
 // rpc is one JSON-RPC request.

@@ -35,6 +35,7 @@ func everyVariant(t *testing.T, fn func(name string, v variant)) {
 }
 
 func TestEverySchemaUsesOnlyKeywordsTheValidatorEnforces(t *testing.T) {
+	t.Parallel()
 	everyVariant(t, func(name string, v variant) {
 		walk(name, v.schema.asProp(), func(path string, p prop) {
 			for k := range p {
@@ -50,6 +51,7 @@ func TestEverySchemaUsesOnlyKeywordsTheValidatorEnforces(t *testing.T) {
 }
 
 func TestEachScopeIsBuiltOnceAndReused(t *testing.T) {
+	t.Parallel()
 	h := New(Deps{})
 	a, b := h.servers.get([]string{"sessions", "health"}), h.servers.get([]string{"sessions", "health"})
 	if a != b {
@@ -67,6 +69,7 @@ func TestEachScopeIsBuiltOnceAndReused(t *testing.T) {
 }
 
 func TestRegistryHas29ToolsInSixDomains(t *testing.T) {
+	t.Parallel()
 	h := &Handler{}
 	perGroup := map[string]int{}
 	for _, d := range h.catalog() {
@@ -86,6 +89,7 @@ func TestRegistryHas29ToolsInSixDomains(t *testing.T) {
 // TestTheEncodedToolListIsWhatMCPGoWouldAnswer holds the tools/list shortcut to the answer the
 // mcp-go server behind it gives for the same scope.
 func TestTheEncodedToolListIsWhatMCPGoWouldAnswer(t *testing.T) {
+	t.Parallel()
 	h := New(Deps{})
 	for _, groups := range [][]string{baseGroups, {compositeSelf}, {"sessions_readonly", compositeSelf}, {}} {
 		srv := h.servers.get(groups)

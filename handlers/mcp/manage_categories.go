@@ -2,14 +2,12 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
-
-var categoryActions = []string{"list", "create", "update", "delete", "reorder", "set_session_category"}
 
 func manageCategoriesTool() *toolDef {
 	return &toolDef{name: "manage_categories", group: groupSessions, write: true, full: variant{
@@ -18,7 +16,7 @@ func manageCategoriesTool() *toolDef {
 			"delete (its sessions fall back to Uncategorized), reorder (the ids given go first, in that order; the " +
 			"rest keep their places), and set_session_category (category_id null puts a session back in Uncategorized).",
 		schema: newSchema(fields{
-			"action":      str("What to do.").enum(categoryActions...),
+			"action":      categoryVerbs.enum(),
 			"category_id": number("The category; for set_session_category null means Uncategorized.").nullable(),
 			"name":        str("The category's name, unique case-insensitively.").maxLen(orchestrator.MaxCategoryName),
 			"description": str("What belongs in it (blank clears it).").maxLen(orchestrator.MaxCategoryDescription),
@@ -30,35 +28,24 @@ func manageCategoriesTool() *toolDef {
 	}}
 }
 
-var categoryHandlers = map[string]func(context.Context, *call) (string, error){
-	"list": categoryList, "create": categoryCreate, "update": categoryUpdate, "delete": categoryDelete,
-	"reorder": categoryReorder, "set_session_category": categorySetSession,
+var categoryVerbs = verbs[func(context.Context, *call) (string, error)]{
+	{"list", categoryList}, {"create", categoryCreate}, {"update", categoryUpdate}, {"delete", categoryDelete},
+	{"reorder", categoryReorder}, {"set_session_category", categorySetSession},
 }
 
 func runManageCategories(ctx context.Context, c *call) (string, error) {
-	name := c.args.text("action")
-	run, ok := categoryHandlers[name]
-	if !ok {
-		return "", fail("Unknown action %q. Valid actions: %s", name, strings.Join(categoryActions, ", "))
+	run, err := categoryVerbs.lookup(c.args.text("action"))
+	if err != nil {
+		return "", err
 	}
-	out, err := run(ctx, c)
-	return out, categoryRefusal(err)
-}
-
-// categoryRefusal says "Category #<id> not found" as it is, without the generic prefix.
-func categoryRefusal(err error) error {
-	var nf *orchestrator.NotFoundError
-	if errors.As(err, &nf) && strings.HasPrefix(nf.Message, "Category #") {
-		return fail("%s", nf.Message)
-	}
-	return err
+	return run(ctx, c)
 }
 
 // categoryID is the category_id argument the named action needs.
 func categoryID(c *call) (int64, error) {
 	id, ok := c.args.integer("category_id")
 	if !ok {
-		return 0, missingFor("category_id", c.args.text("action"))
+		return 0, required("category_id", c.args.text("action"), "")
 	}
 	return id, nil
 }
@@ -80,7 +67,7 @@ func categoryList(ctx context.Context, c *call) (string, error) {
 	return b.String(), nil
 }
 
-func writeCategory(b *doc, cat orchestrator.Category) {
+func writeCategory(b *doc, cat session.Category) {
 	b.heading(3, fmt.Sprintf("%s (ID: %d)", oneLine(cat.Name), cat.ID))
 	b.field("Position", cat.Position)
 	b.field("Frozen", cat.IsFrozen)
@@ -92,7 +79,7 @@ func writeCategory(b *doc, cat orchestrator.Category) {
 func categoryCreate(ctx context.Context, c *call) (string, error) {
 	name := c.args.text("name")
 	if name == "" {
-		return "", missingFor("name", "create")
+		return "", required("name", "create", "")
 	}
 	cat, err := c.h.ops.CreateCategory(ctx, name, c.args.str("description"), c.args.flag("is_frozen"))
 	if err != nil {
@@ -160,7 +147,7 @@ func categoryReorder(ctx context.Context, c *call) (string, error) {
 		ids = append(ids, id)
 	}
 	if len(ids) == 0 {
-		return "", fail("%q is required for the %q action: a non-empty array of category ids.", "ids", "reorder")
+		return "", required("ids", "reorder", " Pass a non-empty array of category ids.")
 	}
 	list, err := c.h.ops.ReorderCategories(ctx, ids)
 	if err != nil {
@@ -181,7 +168,7 @@ func categoryReorder(ctx context.Context, c *call) (string, error) {
 func categorySetSession(ctx context.Context, c *call) (string, error) {
 	key := c.args.text("session_id")
 	if key == "" {
-		return "", missingFor("session_id", "set_session_category")
+		return "", required("session_id", "set_session_category", "")
 	}
 	id, err := c.resolve(ctx, key)
 	if err != nil {
@@ -189,7 +176,7 @@ func categorySetSession(ctx context.Context, c *call) (string, error) {
 	}
 	s, cat, err := c.h.ops.SetSessionCategory(ctx, id, c.args.optInt("category_id"))
 	if err != nil {
-		return "", notFoundAs(categoryRefusal(err), id)
+		return "", err
 	}
 	var b doc
 	head(&b, "Session Category Set", s)
@@ -197,7 +184,7 @@ func categorySetSession(ctx context.Context, c *call) (string, error) {
 	return b.String(), nil
 }
 
-func categoryLabel(cat *orchestrator.Category) string {
+func categoryLabel(cat *session.Category) string {
 	if cat == nil {
 		return "Uncategorized"
 	}

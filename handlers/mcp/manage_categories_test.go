@@ -66,12 +66,12 @@ func TestCategoryActionsRefuseWhatIsMissing(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"create without a name", "manage_categories", map[string]any{"action": "create"}, `"name" is required for the "create" action.`},
-		{"update without a category", "manage_categories", map[string]any{"action": "update", "name": "x"}, `"category_id" is required for the "update" action.`},
+		{"create without a name", "manage_categories", map[string]any{"action": "create"}, `The "name" parameter is required for the "create" action.`},
+		{"update without a category", "manage_categories", map[string]any{"action": "update", "name": "x"}, `The "category_id" parameter is required for the "update" action.`},
 		{"update with nothing", "manage_categories", map[string]any{"action": "update", "category_id": 1},
 			`provide at least one of "name", "description", or "is_frozen" for the "update" action.`},
 		{"an unknown category", "manage_categories", map[string]any{"action": "delete", "category_id": 999999999}, "Category #999999999 not found"},
-		{"reorder with nothing", "manage_categories", map[string]any{"action": "reorder", "ids": []any{}}, `"ids" is required for the "reorder" action`},
+		{"reorder with nothing", "manage_categories", map[string]any{"action": "reorder", "ids": []any{}}, `The "ids" parameter is required for the "reorder" action`},
 		{"reorder naming an unknown id", "manage_categories", map[string]any{"action": "reorder", "ids": []any{999999999}}, "Category #999999999 not found"},
 		{"a session into an unknown category", "manage_categories", map[string]any{"action": "set_session_category", "session_id": s.ID, "category_id": 999999999},
 			"Category #999999999 not found"},

@@ -2,16 +2,12 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
-
-var queueActions = []string{"list", "get", "create", "update", "delete", "reorder", "interrupt", "send_now"}
 
 func manageEnqueuedMessagesTool() *toolDef {
 	return &toolDef{name: "manage_enqueued_messages", group: groupSessions, write: true, full: variant{
@@ -24,7 +20,7 @@ func manageEnqueuedMessagesTool() *toolDef {
 			"session id on create, send_now and interrupt when you are a session.",
 		schema: newSchema(paging(fields{
 			"session_id":        sessionRef("The session whose queue it is: id or slug."),
-			"action":            str("What to do.").enum(queueActions...),
+			"action":            queueVerbs.enum(),
 			"message_id":        integer("The message (get, update, delete, reorder, interrupt)."),
 			"content":           str("create, send_now, update: the message.").maxLen(session.MaxPrompt),
 			"goal":              str("create, send_now, update: the message's goal (update: blank clears it).").maxLen(session.MaxGoal),
@@ -38,9 +34,9 @@ func manageEnqueuedMessagesTool() *toolDef {
 // queueAction is one verb of manage_enqueued_messages.
 type queueAction func(ctx context.Context, c *call, s *session.Session) (string, error)
 
-var queueHandlers = map[string]queueAction{
-	"list": queueList, "get": queueGet, "create": queueCreate, "update": queueUpdate,
-	"delete": queueDelete, "reorder": queueReorder, "interrupt": queueInterrupt, "send_now": queueSendNow,
+var queueVerbs = verbs[queueAction]{
+	{"list", queueList}, {"get", queueGet}, {"create", queueCreate}, {"update", queueUpdate},
+	{"delete", queueDelete}, {"reorder", queueReorder}, {"interrupt", queueInterrupt}, {"send_now", queueSendNow},
 }
 
 func runManageQueue(ctx context.Context, c *call) (string, error) {
@@ -48,24 +44,18 @@ func runManageQueue(ctx context.Context, c *call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := c.args.text("action")
-	run, ok := queueHandlers[name]
-	if !ok {
-		return "", fail("Unknown action %q. Valid actions: %s", name, strings.Join(queueActions, ", "))
+	run, err := queueVerbs.lookup(c.args.text("action"))
+	if err != nil {
+		return "", err
 	}
-	out, err := run(ctx, c, s)
-	if errors.Is(err, orchestrator.ErrMessageNotFound) {
-		id, _ := c.args.integer("message_id")
-		return "", fail("Enqueued message not found: %d", id)
-	}
-	return out, err
+	return run(ctx, c, s)
 }
 
 // messageID is the message_id argument the named action needs.
 func messageID(c *call) (int64, error) {
 	id, ok := c.args.integer("message_id")
 	if !ok {
-		return 0, missingFor("message_id", c.args.text("action"))
+		return 0, required("message_id", c.args.text("action"), "")
 	}
 	return id, nil
 }
@@ -74,7 +64,7 @@ func messageID(c *call) (int64, error) {
 func content(c *call) (string, error) {
 	text := c.args.str("content")
 	if text == nil || strings.TrimSpace(*text) == "" {
-		return "", missingFor("content", c.args.text("action"))
+		return "", required("content", c.args.text("action"), "")
 	}
 	return *text, nil
 }
@@ -126,7 +116,7 @@ func queueGet(ctx context.Context, c *call, s *session.Session) (string, error) 
 	return b.String(), nil
 }
 
-func writeMessage(b *doc, heading string, m *orchestrator.Message) {
+func writeMessage(b *doc, heading string, m *session.Message) {
 	b.heading(2, heading)
 	b.field("Message ID", m.ID)
 	b.field("Session ID", m.SessionID)
@@ -221,7 +211,7 @@ func queueInterrupt(ctx context.Context, c *call, s *session.Session) (string, e
 	}
 	sess, err := c.h.ops.InterruptFrom(ctx, s.ID, id, c.args.text("acting_session_id"), orchestrator.SourceMCPInterrupt)
 	if err != nil {
-		return "", interruptRefusal(err)
+		return "", err
 	}
 	var b doc
 	head(&b, "Message Delivered as an Interrupt", sess)
@@ -242,7 +232,7 @@ func queueSendNow(ctx context.Context, c *call, s *session.Session) (string, err
 		ActingSessionID: c.args.text("acting_session_id"), Source: orchestrator.SourceMCPSendNow,
 	})
 	if err != nil {
-		return "", interruptRefusal(err)
+		return "", err
 	}
 	var b doc
 	head(&b, "Message Sent Immediately", res.Session)
@@ -251,13 +241,4 @@ func queueSendNow(ctx context.Context, c *call, s *session.Session) (string, err
 		return "", err
 	}
 	return b.String(), nil
-}
-
-// interruptRefusal names what to do when a session cannot take a message now.
-func interruptRefusal(err error) error {
-	var ve *orchestrator.ValidationError
-	if errors.As(err, &ve) && slices.Contains([]string{"Cannot interrupt", "Cannot send follow-up"}, ve.Label) {
-		return fail("%s: %s", ve.Label, strings.Join(ve.Messages, ", "))
-	}
-	return err
 }

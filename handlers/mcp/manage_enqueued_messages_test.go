@@ -28,6 +28,7 @@ func messageIDIn(t *testing.T, text string) int64 {
 }
 
 func TestTheQueueCanBeReadAndConsolidated(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	first := e.ok(t, "/mcp", "manage_enqueued_messages", queue(s.ID, "create", map[string]any{"content": "first", "goal": "g1"}))
@@ -53,6 +54,7 @@ func TestTheQueueCanBeReadAndConsolidated(t *testing.T) {
 }
 
 func TestSendNowInterruptsWithAStagedMessage(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	idle := e.fixture(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 	acting := e.fixture(t, nil)
@@ -64,6 +66,7 @@ func TestSendNowInterruptsWithAStagedMessage(t *testing.T) {
 }
 
 func TestQueueActionsRefuseWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	cases := []struct {
@@ -72,10 +75,10 @@ func TestQueueActionsRefuseWhatIsMissing(t *testing.T) {
 		want string
 	}{
 		{"an unknown session", queue(999999999, "list", nil), "Session not found: 999999999"},
-		{"message_id for get", queue(s.ID, "get", nil), `"message_id" is required for the "get" action.`},
+		{"message_id for get", queue(s.ID, "get", nil), `The "message_id" parameter is required for the "get" action.`},
 		{"an unknown message", queue(s.ID, "get", map[string]any{"message_id": 999999999}), "Enqueued message not found: 999999999"},
-		{"content for create", queue(s.ID, "create", map[string]any{"content": "  "}), `"content" is required for the "create" action.`},
-		{"content for send_now", queue(s.ID, "send_now", nil), `"content" is required for the "send_now" action.`},
+		{"content for create", queue(s.ID, "create", map[string]any{"content": "  "}), `The "content" parameter is required for the "create" action.`},
+		{"content for send_now", queue(s.ID, "send_now", nil), `The "content" parameter is required for the "send_now" action.`},
 		{"an update with nothing", queue(s.ID, "update", map[string]any{"message_id": 1}), `Pass content and/or goal for the "update" action.`},
 		{"an unknown action", queue(s.ID, "shuffle", nil), "Invalid arguments: action must be one of: list, get, create"},
 		{"a position below 1", queue(s.ID, "reorder", map[string]any{"message_id": 1, "position": 0}), "Invalid arguments: position must be at least 1"},
@@ -88,6 +91,7 @@ func TestQueueActionsRefuseWhatIsMissing(t *testing.T) {
 }
 
 func TestEnqueueWithActingSessionRecordsItsSource(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	router, target := e.fixture(t, nil), e.fixture(t, func(s *session.Session) { s.Status = session.StatusRunning })
 	e.ok(t, "/mcp", "manage_enqueued_messages", queue(target.ID, "create", map[string]any{"content": "c", "acting_session_id": fmt.Sprint(router.ID)}))

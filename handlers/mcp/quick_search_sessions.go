@@ -185,7 +185,7 @@ func writeOmission(b *doc, verbose bool) {
 
 // pausedBy says who paused a session, "" when it was not paused by anyone.
 func pausedBy(s *session.Session) string {
-	by, _ := s.Metadata["paused_by"].(string)
+	by := s.PausedBy()
 	if by == "" {
 		return ""
 	}
@@ -198,7 +198,7 @@ func visibilityLine(s *session.Session) string {
 	case "", orchestrator.VisibilityVisible:
 		return ""
 	case orchestrator.VisibilitySnoozed:
-		until, _ := s.Metadata[orchestrator.SnoozedUntilKey].(string)
+		until := session.BagString(s.Metadata, session.MetaSnoozedUntil)
 		return "snoozed until " + oneLine(until) + " (board only: it runs exactly as it would anyway)"
 	}
 	return oneLine(s.Visibility) + " (board only: it runs exactly as it would anyway)"

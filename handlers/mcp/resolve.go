@@ -39,7 +39,7 @@ func (c *call) session(ctx context.Context, key string) (*session.Session, error
 func (c *call) sessionByID(ctx context.Context, id int64) (*session.Session, error) {
 	s, err := c.h.ops.Get(ctx, id)
 	if err != nil {
-		return nil, notFoundAs(err, id)
+		return nil, sessionNotFound(err, id)
 	}
 	return s, nil
 }
@@ -97,12 +97,6 @@ func (c *call) ownSession(ctx context.Context, k string) (*session.Session, erro
 	return s, nil
 }
 
-// rootOf is the agent root a session's row names ("" when none).
-func rootOf(s *session.Session) string {
-	root, _ := s.Metadata["agent_root_key"].(string)
-	return root
-}
-
 // allowedList is the fence for messages: "a, b".
 func (c *call) allowedList() string { return strings.Join(c.scope.Roots, ", ") }
 
@@ -126,7 +120,7 @@ func (c *call) fenceSession(s *session.Session, verb string) error {
 	if !c.scope.Restricted() {
 		return nil
 	}
-	root := rootOf(s)
+	root := s.AgentRoot()
 	var why string
 	switch {
 	case root == "":

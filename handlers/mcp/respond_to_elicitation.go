@@ -9,5 +9,5 @@ func respondToElicitationTool() *toolDef {
 			"action_type": str("How to answer.").enum("accept", "decline", "cancel"),
 			"content":     object("The answer (accept only): a JSON object matching the requested schema."),
 		}, "request_id", "action_type"),
-	}}, "elicitation records, which the session runner creates (SPEC §6 W2)")
+	}}, "elicitation records (an agent's question waiting for an answer), which the session runner does not create yet")
 }

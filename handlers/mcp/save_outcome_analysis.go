@@ -12,5 +12,5 @@ func saveOutcomeAnalysisTool() *toolDef {
 			"root":                object("The root Segment: {trigger, goal, outcome, meta, children}."),
 			"notes":               str("Free-text notes on the analysis.").nullable(),
 		}, "session_id", "root"),
-	}}, "outcome-analysis storage, which is not built yet (SPEC §1 S5)")
+	}}, "outcome-analysis storage, which is not built yet")
 }

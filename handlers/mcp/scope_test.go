@@ -21,6 +21,7 @@ var (
 )
 
 func TestEachScopeGetsExactlyItsTools(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	cases := []struct {
 		name  string
@@ -67,6 +68,7 @@ func TestEachScopeGetsExactlyItsTools(t *testing.T) {
 }
 
 func TestDefaultSurfaceNeverCarriesOptInTools(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	got := e.tools(t, "/mcp")
 	if len(got) != 23 {
@@ -91,6 +93,7 @@ func actionEnum(t *testing.T, e *env, path string) []string {
 }
 
 func TestDomainMembershipOutranksACompositeOverride(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	narrowed := []string{"update_notes", "update_title", "set_heartbeat", "pause_into_spot_queue", "message_parent", "archive"}
 	cases := []struct {
@@ -129,6 +132,7 @@ func TestDomainMembershipOutranksACompositeOverride(t *testing.T) {
 }
 
 func TestInstructionsNameTheEnabledGroupsInOrder(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	init := rpc("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "t", "version": "1"}})
@@ -147,6 +151,7 @@ func TestInstructionsNameTheEnabledGroupsInOrder(t *testing.T) {
 }
 
 func TestEveryToolDeclaresAnObjectSchemaAndWriteHints(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	r := e.post(t, "/mcp?tool_groups=sessions,notifications,triggers,health,gate_decisions,work_backlog", rpc("tools/list", nil))
 	tools := r.body["result"].(map[string]any)["tools"].([]any)

@@ -13,6 +13,7 @@ func selfURL(s *session.Session) string {
 }
 
 func TestGetSessionRendersEverySectionWithinItsBudget(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	parent := e.fixture(t, func(s *session.Session) { s.Title = ptr("Router") })
 	long := strings.Repeat("p", 1500)
@@ -42,6 +43,7 @@ func TestGetSessionRendersEverySectionWithinItsBudget(t *testing.T) {
 }
 
 func TestGetSessionDefaultsToTheConnectionsSession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) { s.Title = ptr("Me myself") })
 	contains(t, e.ok(t, selfURL(s), "get_session", nil), "## Session: Me myself")
@@ -55,6 +57,7 @@ func TestGetSessionDefaultsToTheConnectionsSession(t *testing.T) {
 }
 
 func TestGetSessionProvenanceReturnsTheRecordWhole(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	text := e.ok(t, selfURL(s), "get_session_provenance", nil)
@@ -65,6 +68,7 @@ func TestGetSessionProvenanceReturnsTheRecordWhole(t *testing.T) {
 }
 
 func TestSelfActionSessionIsNarrowed(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	e.refused(t, selfURL(s), "action_session", map[string]any{"action": "follow_up", "prompt": "x"},
@@ -77,6 +81,7 @@ func TestSelfActionSessionIsNarrowed(t *testing.T) {
 }
 
 func TestMessageParentReportsToWhoeverSpawnedTheSession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	parent := e.fixture(t, func(s *session.Session) { s.Title = ptr("Router") })
 	child := e.fixture(t, func(s *session.Session) { s.Title, s.ParentSessionID = ptr("Stuck child"), &parent.ID })
@@ -96,6 +101,7 @@ func TestMessageParentReportsToWhoeverSpawnedTheSession(t *testing.T) {
 }
 
 func TestMessageParentRefusals(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	orphan := e.fixture(t, nil)
 	failedParent := e.fixture(t, func(s *session.Session) { s.Status = session.StatusFailed })
@@ -121,6 +127,7 @@ func TestMessageParentRefusals(t *testing.T) {
 }
 
 func TestSelfScopedToolsKeepToTheirAim(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	me, other := e.fixture(t, nil), e.fixture(t, nil)
 	e.refused(t, selfURL(me), "get_costs", map[string]any{"agent_root": "zimmer"}, "agent_root is not accepted here")
@@ -134,10 +141,11 @@ func TestSelfScopedToolsKeepToTheirAim(t *testing.T) {
 }
 
 func TestWatchingASessionIsFencedByAllowedAgentRoots(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	me := e.fixture(t, nil)
-	outside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "general-agent" })
-	inside := e.fixture(t, func(s *session.Session) { s.Metadata["agent_root_key"] = "zimmer" })
+	outside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "general-agent" })
+	inside := e.fixture(t, func(s *session.Session) { s.Metadata[session.MetaAgentRoot] = "zimmer" })
 	fenced := fmt.Sprintf("/mcp?tool_groups=triggers&allowed_agent_roots=zimmer&session_id=%d", me.ID)
 	wake := func(watched int64) map[string]any {
 		return map[string]any{"watched_session_id": watched, "event_names": []any{"session_archived"}, "prompt": "p"}

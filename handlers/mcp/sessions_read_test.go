@@ -14,6 +14,7 @@ import (
 )
 
 func TestGetConfigsListsWhatASessionCanBeBuiltFrom(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	text := e.ok(t, "/mcp?tool_groups=self_session", "get_configs", nil)
 	contains(t, text, "## MCP Servers", "- **Name:** `context7`", "## Agent Roots", "### zimmer-router",
@@ -21,6 +22,7 @@ func TestGetConfigsListsWhatASessionCanBeBuiltFrom(t *testing.T) {
 }
 
 func TestGetConfigsHidesTheRootsAFencedConnectionMayNotUse(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	text := e.ok(t, "/mcp?tool_groups=sessions&allowed_agent_roots=zimmer", "get_configs", nil)
 	contains(t, text, "### zimmer\n", "restricted to the agent roots listed above")
@@ -34,6 +36,7 @@ func TestGetConfigsHidesTheRootsAFencedConnectionMayNotUse(t *testing.T) {
 }
 
 func TestQuickSearchMatchesTitlesAndCanonicalJSONAsOnePhrase(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tag := strings.ReplaceAll(graphtest.Unique(t, "qs"), "-", "")
 	titled := e.fixture(t, func(s *session.Session) { s.Title = ptr("Alpha Beta " + tag) })
@@ -78,11 +81,12 @@ func TestQuickSearchMatchesTitlesAndCanonicalJSONAsOnePhrase(t *testing.T) {
 }
 
 func TestQuickSearchRowsAreCompactAndSayWhatTheyOmit(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tag := graphtest.Unique(t, "rows")
 	e.fixture(t, func(s *session.Session) {
 		s.Title, s.Prompt, s.Slug = ptr("Row "+tag), ptr(strings.Repeat("p", 150)), ptr(tag)
-		s.Metadata["paused_by"] = "user"
+		s.Metadata[session.MetaPausedBy] = "user"
 		s.Visibility = "hidden"
 	})
 	compact := e.ok(t, "/mcp", "quick_search_sessions", map[string]any{"query": tag})
@@ -104,6 +108,7 @@ func TestQuickSearchRowsAreCompactAndSayWhatTheyOmit(t *testing.T) {
 }
 
 func TestQuickSearchPagesAndRefusesBadFilters(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tag := graphtest.Unique(t, "page")
 	for range 3 {
@@ -121,6 +126,7 @@ func TestQuickSearchPagesAndRefusesBadFilters(t *testing.T) {
 }
 
 func TestQuickSearchByIDShortCircuits(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	text := e.ok(t, "/mcp", "quick_search_sessions", map[string]any{"id": s.ID, "query": "ignored", "status": "failed"})
@@ -128,6 +134,7 @@ func TestQuickSearchByIDShortCircuits(t *testing.T) {
 }
 
 func TestContentScanIsBoundedAndResumable(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tag := graphtest.Unique(t, "scan")
 	var ids []int64
@@ -179,7 +186,7 @@ func (e *env) writeTranscript(t *testing.T, s *session.Session, phrase string) (
 		t.Fatal(err)
 	}
 	if _, err := e.store.UpdateSession(context.Background(), s.ID, func(u *session.Session) error {
-		u.Metadata["transcript_path"] = path
+		u.Metadata[session.MetaTranscriptPath] = path
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -188,6 +195,7 @@ func (e *env) writeTranscript(t *testing.T, s *session.Session, phrase string) (
 }
 
 func TestGetSessionInlinesTheTranscriptOnRequest(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, nil)
 	path, line := e.writeTranscript(t, s, "the build is green")
@@ -199,6 +207,7 @@ func TestGetSessionInlinesTheTranscriptOnRequest(t *testing.T) {
 }
 
 func TestContentScanFindsWhatWasSaidMidConversation(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	phrase := graphtest.Unique(t, "said only in the transcript")
 	ran := e.fixture(t, func(s *session.Session) {

@@ -22,6 +22,7 @@ func startedID(t *testing.T, text string) int64 {
 }
 
 func TestStartSessionCreatesAndQueuesItsJob(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	text := e.ok(t, "/mcp", "start_session", map[string]any{"agent_root": "zimmer", "prompt": "do it", "title": "Started " + graphtest.Unique(t, "s")})
 	contains(t, text, "## Session Started Successfully", "- **Status:** waiting", "- **Genesis:** api (spot)",
@@ -42,6 +43,7 @@ func TestStartSessionCreatesAndQueuesItsJob(t *testing.T) {
 }
 
 func TestStartSessionChildInheritsFromItsParent(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	parent := e.fixture(t, nil)
 	text := e.ok(t, "/mcp", "start_session", map[string]any{"git_root": "file:///tmp/repo", "agent_root": "zimmer", "parent_session_id": parent.ID})
@@ -52,6 +54,7 @@ func TestStartSessionChildInheritsFromItsParent(t *testing.T) {
 }
 
 func TestStartSessionRefusesWhatTheModelCanFix(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	cases := []struct {
 		name string
@@ -74,6 +77,7 @@ func TestStartSessionRefusesWhatTheModelCanFix(t *testing.T) {
 }
 
 func TestStartSessionIsFencedByAllowedAgentRoots(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	fenced := "/mcp?tool_groups=sessions&allowed_agent_roots=zimmer,ghost"
 	cases := []struct {
@@ -106,6 +110,7 @@ func TestStartSessionIsFencedByAllowedAgentRoots(t *testing.T) {
 }
 
 func TestStartSessionReplaysAnIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	key := graphtest.Unique(t, "key")
 	first := e.ok(t, "/mcp", "start_session", map[string]any{"agent_root": "zimmer", "prompt": "once", "idempotency_key": key})
@@ -122,6 +127,7 @@ func TestStartSessionReplaysAnIdempotencyKey(t *testing.T) {
 }
 
 func TestFiftyParallelStartsWithOneKeyCreateOneSession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	key := graphtest.Unique(t, "race")
 	const n = 50

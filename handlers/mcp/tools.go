@@ -18,11 +18,11 @@ func (h *Handler) catalog() []*toolDef {
 
 // What the tools that belong to other parts of Zimmer are waiting for.
 const (
-	needsNotifications = "notifications (SPEC §6 W3)"
-	needsTriggers      = "triggers and their worker (SPEC §6 W3)"
-	needsHealth        = "the health workers (SPEC §6 W4)"
+	needsNotifications = "notifications (stored, read and dismissed per session), which are not built yet"
+	needsTriggers      = "triggers and the worker that fires them, which are not built yet"
+	needsHealth        = "the health workers (stuck-process cleanup, retries, queue recovery), which are not built yet"
 	needsLedger        = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
-	needsSpotPolicy    = "the spot policy and its scheduler (SPEC §6 W1, W4)"
+	needsSpotPolicy    = "the spot policy and the scheduler that applies it, which are not built yet"
 	needsGateLedger    = "the gate decision ledger, which is not built yet"
 	needsBacklog       = "the work backlog, which is not built yet"
 )

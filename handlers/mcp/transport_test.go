@@ -8,6 +8,7 @@ import (
 )
 
 func TestEveryVerbAsksForTheKeyBeforeAnythingElse(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	keys := []struct {
 		name    string
@@ -35,6 +36,7 @@ func TestEveryVerbAsksForTheKeyBeforeAnythingElse(t *testing.T) {
 }
 
 func TestABearerTokenIsTheSameCredential(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	r := e.post(t, "/mcp", rpc("ping", nil), "X-API-Key", "", "Authorization", "Bearer "+apiKey)
 	if r.status != http.StatusOK || r.body["result"] == nil {
@@ -43,6 +45,7 @@ func TestABearerTokenIsTheSameCredential(t *testing.T) {
 }
 
 func TestGetAndDeleteAre405WithAllowPost(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		t.Run(method, func(t *testing.T) {
@@ -61,6 +64,7 @@ func TestGetAndDeleteAre405WithAllowPost(t *testing.T) {
 }
 
 func TestTransportRejectionsAreJSONRPCErrorsWithNullID(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	cases := []struct {
 		name    string
@@ -99,6 +103,7 @@ func TestTransportRejectionsAreJSONRPCErrorsWithNullID(t *testing.T) {
 }
 
 func TestBodiesAreBoundedAtFourMiB(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	padded := func(size int) string {
 		head, tail := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`, `"}}`
@@ -122,6 +127,7 @@ func TestBodiesAreBoundedAtFourMiB(t *testing.T) {
 }
 
 func TestResponsesArePlainJSONWithoutASession(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	init := rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "test", "version": "1"}})
@@ -150,6 +156,7 @@ func TestResponsesArePlainJSONWithoutASession(t *testing.T) {
 }
 
 func TestUnknownMethodsAndToolsAreJSONRPCErrors(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	cases := []struct {
 		name string
@@ -179,6 +186,7 @@ func TestUnknownMethodsAndToolsAreJSONRPCErrors(t *testing.T) {
 }
 
 func TestScopingIsReadFromTheURLNeverTheBody(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	body := rpc("tools/list", map[string]any{"tool_groups": "self_session"})
 	body["tool_groups"] = "self_session"

@@ -6,6 +6,7 @@ import (
 )
 
 func TestArgumentsAreCheckedAgainstTheSchemaBeforeTheToolRuns(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	all := "/mcp?tool_groups=sessions,notifications,triggers,health"
 	cases := []struct {
@@ -47,6 +48,7 @@ func TestArgumentsAreCheckedAgainstTheSchemaBeforeTheToolRuns(t *testing.T) {
 }
 
 func TestArgumentsMustBeAnObject(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	r := e.post(t, "/mcp", rpc("tools/call", map[string]any{"name": "get_configs", "arguments": []any{1, 2}}))
 	res, _ := r.body["result"].(map[string]any)
@@ -56,11 +58,13 @@ func TestArgumentsMustBeAnObject(t *testing.T) {
 }
 
 func TestUnknownArgumentsAreIgnoredAsInTheOriginal(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	e.ok(t, "/mcp", "get_configs", map[string]any{"no_such_argument": 1})
 }
 
 func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	all := "/mcp?tool_groups=sessions,notifications,triggers,health,gate_decisions,work_backlog"
 	cases := []struct {
@@ -68,12 +72,12 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"get_system_health", nil, "get_system_health is not available yet: it needs the health workers (SPEC §6 W4)."},
+		{"get_system_health", nil, "get_system_health is not available yet: it needs the health workers (stuck-process cleanup, retries, queue recovery), which are not built yet."},
 		{"action_health", map[string]any{"action": "cli_refresh"}, "action_health is not available yet: it needs the health workers"},
 		{"get_costs", nil, "get_costs is not available yet: it needs the cost report over the token-usage ledger"},
 		{"get_spot_policy", nil, "get_spot_policy is not available yet"},
 		{"action_spot_policy", map[string]any{"action": "set_gating"}, "action_spot_policy is not available yet"},
-		{"get_notifications", nil, "get_notifications is not available yet: it needs notifications (SPEC §6 W3)."},
+		{"get_notifications", nil, "get_notifications is not available yet: it needs notifications (stored, read and dismissed per session), which are not built yet."},
 		{"send_push_notification", map[string]any{"session_id": 1, "message": "hi"}, "send_push_notification is not available yet"},
 		{"action_notification", map[string]any{"action": "mark_all_read"}, "action_notification is not available yet"},
 		{"search_triggers", nil, "search_triggers is not available yet: it needs triggers"},

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // messageJSON is the shape of an "enqueued_message" key.
@@ -23,7 +24,7 @@ type messageJSON struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-func renderMessage(m *orchestrator.Message) messageJSON {
+func renderMessage(m *session.Message) messageJSON {
 	return messageJSON{ID: m.ID, SessionID: m.SessionID, Content: m.Content, Goal: m.Goal, Position: m.Position,
 		Status: m.Status, Origin: m.Origin, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
 }

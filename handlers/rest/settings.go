@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-
-	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/settings"
 )
 
 type appSettingsJSON struct {
@@ -14,7 +13,7 @@ type appSettingsJSON struct {
 	UpdatedAt               *time.Time `json:"updated_at"`
 }
 
-func renderAppSettings(s graph.AppSettings) gin.H {
+func renderAppSettings(s settings.App) gin.H {
 	return gin.H{"app_settings": appSettingsJSON{ProvenanceViaMCPEnabled: s.ProvenanceViaMCPEnabled, UpdatedAt: s.UpdatedAt}}
 }
 
@@ -39,7 +38,7 @@ func (h *Handler) updateAppSettings(c *gin.Context) error {
 	if b.sent(field) && !b.present(field) {
 		b.fail(field, "true or false") // a setting is on or off; null is neither
 	}
-	change := graph.AppSettingsChange{ProvenanceViaMCPEnabled: b.boolean(field)}
+	change := settings.Change{ProvenanceViaMCPEnabled: b.boolean(field)}
 	if err := b.err(); err != nil {
 		return err
 	}

@@ -193,7 +193,7 @@ func (h *Handler) showSession(c *gin.Context) {
 		return
 	}
 	hier := rec.Hierarchy
-	p := sessionPage{Session: rec.Session, Root: rootOf(rec.Session), Notice: notices[c.Query("notice")], Outline: outline(hier),
+	p := sessionPage{Session: rec.Session, Root: rootLabel(rec.Session), Notice: notices[c.Query("notice")], Outline: outline(hier),
 		Truncated: hier.Truncated, TruncationReason: hier.Reason(), HereCount: rec.HereCount(),
 		ElsewhereCount: rec.ElsewhereCount(), Gaps: rec.Gaps}
 	if c.Query("notice") == "created" {
@@ -209,9 +209,9 @@ func (h *Handler) showSession(c *gin.Context) {
 	h.render(c, http.StatusOK, "session.html", rec.Session.DisplayTitle(), p)
 }
 
-func rootOf(s *session.Session) string {
-	root, _ := s.Metadata["agent_root_key"].(string)
-	return cmpOr(root, "—")
+// rootLabel is the agent root the session page shows, a dash when none.
+func rootLabel(s *session.Session) string {
+	return cmpOr(s.AgentRoot(), "—")
 }
 
 var outlineRow = regexp.MustCompile(`^((?:  )*)- #(\d+) `)

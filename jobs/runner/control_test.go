@@ -11,7 +11,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -27,7 +28,7 @@ func TestPauseHaltsTheRunningTurn(t *testing.T) {
 	waitGone(t, pid)
 	time.Sleep(200 * time.Millisecond) // the runner has ended; it must not have moved the session
 	s := e.get(t, id)
-	if s.Status != session.StatusNeedsInput || s.Metadata["paused_by"] != orchestrator.PausedByUser || s.RunningJobID != nil {
+	if s.Status != session.StatusNeedsInput || s.Metadata[session.MetaPausedBy] != orchestrator.PausedByUser || s.RunningJobID != nil {
 		t.Fatalf("paused by hand: %s %v", s.Status, s.Metadata)
 	}
 	if status, _ := e.do(t, http.MethodPost, "/api/v1/sessions/"+itoa(id)+"/pause", nil); status != http.StatusUnprocessableEntity {
@@ -43,7 +44,7 @@ func TestSleepNowOrAtTheTurnEnd(t *testing.T) {
 		t.Fatalf("sleep while running: %d %v", status, out)
 	}
 	s := e.waitStatus(t, id, session.StatusWaiting)
-	if _, pending := s.Metadata["pending_sleep"]; pending {
+	if _, pending := s.Metadata[session.MetaPendingSleep]; pending {
 		t.Fatal("the pending sleep was executed")
 	}
 	other := e.create(t, map[string]any{"prompt": "hi"})
@@ -65,16 +66,9 @@ func TestTranscriptRefreshAndFork(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(text, "User: CALL nothing_there {}") || !strings.Contains(text, "Assistant: ack: CALL nothing_there {}") {
 		t.Fatalf("transcript: %d %v", status, out)
 	}
-	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path+"/transcript?format=text", nil)
-	req.Header.Set("X-API-Key", apiKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || string(body) != text {
-		t.Fatalf("format=text: %s %q", resp.Header.Get("Content-Type"), body)
+	plain := handlerstest.Do(t, http.DefaultClient, http.MethodGet, e.srv.URL+path+"/transcript?format=text", nil, "X-API-Key", apiKey)
+	if !strings.HasPrefix(plain.Header.Get("Content-Type"), "text/plain") || plain.Raw != text {
+		t.Fatalf("format=text: %s %q", plain.Header.Get("Content-Type"), plain.Raw)
 	}
 
 	before, _ := e.ops.TokenUsage(context.Background(), id)
@@ -140,9 +134,9 @@ func TestDrainDeliversAMessageQueuedOnAnIdleSession(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("enqueue: %d %v", status, out)
 	}
-	payload, _ := json.Marshal(jobs.DrainMessages{SessionID: id})
-	// The drain scheduled for it waits jobs.DrainDelay; run one now instead.
-	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(jobs.TypeDrainMessages, payload)); err != nil {
+	payload, _ := json.Marshal(tasks.DrainMessages{SessionID: id})
+	// The drain scheduled for it waits tasks.DrainDelay; run one now instead.
+	if err := e.runner.HandleDrain(context.Background(), asynq.NewTask(tasks.TypeDrainMessages, payload)); err != nil {
 		t.Fatal(err)
 	}
 	e.waitFor(t, id, "the drained turn", 20*time.Second, func(s *session.Session) bool {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -18,15 +17,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -134,7 +133,7 @@ func writeCatalog(dir, repo string) error {
 type env struct {
 	srv     *httptest.Server
 	store   *graph.Store
-	queue   *jobs.Queue
+	queue   *tasks.Queue
 	ops     *orchestrator.Service
 	runner  *runner.Runner
 	dataDir string
@@ -181,11 +180,11 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	t.Helper()
 	url := o.redisURL
 	if url == "" {
-		flushDB(t, o.db)
+		graphtest.FlushRedis(t, o.db)
 		url = graphtest.RedisURL(o.db)
 	}
 	store := graphtest.Store(t)
-	queue, err := jobs.OpenQueue(url)
+	queue, err := tasks.OpenQueue(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,19 +253,6 @@ func (e *env) startWorker(t *testing.T, grace time.Duration) {
 	}
 }
 
-func flushDB(t *testing.T, db int) {
-	t.Helper()
-	opt, err := redis.ParseURL(graphtest.RedisURL(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(opt)
-	defer c.Close()
-	if err := c.FlushDB(context.Background()).Err(); err != nil {
-		t.Fatalf("flush Redis db %d: %v", db, err)
-	}
-}
-
 func logger() *slog.Logger { return graphtest.Logger() }
 
 // leakyEnv gives the worker every variable Zimmer reads, each set to a value no agent may see.
@@ -295,26 +281,11 @@ func (e *env) create(t *testing.T, body map[string]any) int64 {
 
 func (e *env) do(t *testing.T, method, path string, body any) (int, map[string]any) {
 	t.Helper()
-	var r io.Reader
-	if body != nil {
-		data, _ := json.Marshal(body)
-		r = strings.NewReader(string(data))
+	r := handlerstest.Do(t, http.DefaultClient, method, e.srv.URL+path, body, "X-API-Key", apiKey)
+	if r.Body == nil {
+		return r.Status, map[string]any{"raw": r.Raw}
 	}
-	req, _ := http.NewRequest(method, e.srv.URL+path, r)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-API-Key", apiKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	_ = json.Unmarshal(raw, &out)
-	if out == nil {
-		out = map[string]any{"raw": string(raw)}
-	}
-	return resp.StatusCode, out
+	return r.Status, r.Body
 }
 
 func (e *env) get(t *testing.T, id int64) *session.Session {
@@ -357,7 +328,7 @@ func (e *env) waitSpawned(t *testing.T, id int64) int {
 }
 
 func pidOf(s *session.Session) int {
-	v, _ := s.Metadata[orchestrator.MetaProcessPID].(float64)
+	v, _ := s.Metadata[session.MetaProcessPID].(float64)
 	return int(v)
 }
 
@@ -457,7 +428,7 @@ func childWorker() int {
 	if url == "" {
 		url = graphtest.RedisURL(childDB)
 	}
-	queue, err := jobs.OpenQueue(url)
+	queue, err := tasks.OpenQueue(url)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

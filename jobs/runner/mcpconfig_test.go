@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -117,7 +118,7 @@ func TestPlaceholdersResolveFromTheSecretsFileAtEveryPrepare(t *testing.T) {
 	e := private(t, envOptions{secrets: secrets})
 	id := e.create(t, map[string]any{"prompt": "hi", "agent_root": "parent", "mcp_servers": []string{"fleet-tool"}})
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
-	if tok := readMCPJSON(t, s.Metadata[orchestrator.MetaConfigPath].(string))["fleet-tool"]["env"].(map[string]any)["TOKEN"]; tok != "from-the-file" {
+	if tok := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))["fleet-tool"]["env"].(map[string]any)["TOKEN"]; tok != "from-the-file" {
 		t.Fatalf("the file wins over the environment: %v", tok)
 	}
 

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/config"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // process is a running agent CLI: the leader of its own process group (pgid = pid), so a
@@ -46,9 +46,9 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 	if bin == "" {
 		bin = t.rt.defaultBin
 	}
-	spec := spawnSpec{prompt: prompt, workDir: t.ws.workDir, model: metaString(t.sess.Config, "model"),
+	spec := spawnSpec{prompt: prompt, workDir: t.ws.workDir, model: t.sess.Model(),
 		runtimeID: derefString(t.sess.RuntimeSessionID), resume: t.resume(),
-		configPath: metaString(t.sess.Metadata, orchestrator.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow}
+		configPath: session.BagString(t.sess.Metadata, session.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow}
 	proc, err := startProcess(bin, t.rt.argv(spec), t.ws.workDir, t.r.agentEnv(mergeEnv(t.runtimeEnv(), t.rt.env(spec),
 		map[string]string{"ZIMMER_SESSION_ID": strconv.FormatInt(t.sess.ID, 10)})), filepath.Join(t.ws.root, t.rt.key+"_stderr.log"), out)
 	if err != nil {
@@ -61,7 +61,7 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 		t.settle(ctx)
 		return err
 	}
-	t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogInfo, fmt.Sprintf("Agent turn started: %s (pid %d, %s)", t.rt.label, proc.pid, t.reason))
+	t.r.ops.AppendTimeline(ctx, t.sess.ID, session.LogInfo, fmt.Sprintf("Agent turn started: %s (pid %d, %s)", t.rt.label, proc.pid, t.reason))
 	return nil
 }
 
@@ -165,8 +165,8 @@ func (rt runtime) spawnFailure(bin string, err error) orchestrator.Failure {
 // interrupt's new turn must not resume the conversation while the old process still writes to
 // it), killing it when it outlives the terminating run's own grace period.
 func (t *turn) awaitPrevious() {
-	pid := metaPID(t.sess.Metadata)
-	if pid == 0 || metaString(t.sess.Metadata, orchestrator.MetaProcessHost) != t.r.opt.Host {
+	pid := session.BagInt(t.sess.Metadata, session.MetaProcessPID)
+	if pid == 0 || session.BagString(t.sess.Metadata, session.MetaProcessHost) != t.r.opt.Host {
 		return
 	}
 	deadline := time.Now().Add(t.r.opt.TermGrace + time.Second)
@@ -206,8 +206,8 @@ func ownedBy(pid int, root string) bool {
 // killLeftover ends an orphaned session's process on this host (the worker that ran it died and
 // the agent, in its own process group, outlived it).
 func (r *Runner) killLeftover(m map[string]any, root string) {
-	pid := metaPID(m)
-	if pid == 0 || metaString(m, orchestrator.MetaProcessHost) != r.opt.Host || !alive(pid) || !ownedBy(pid, root) {
+	pid := session.BagInt(m, session.MetaProcessPID)
+	if pid == 0 || session.BagString(m, session.MetaProcessHost) != r.opt.Host || !alive(pid) || !ownedBy(pid, root) {
 		return
 	}
 	_ = syscall.Kill(-pid, syscall.SIGTERM)

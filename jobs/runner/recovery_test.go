@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -40,7 +40,7 @@ func TestKilledWorkerLeavesASessionTheSweepRecovers(t *testing.T) {
 		if err := e.runner.HandleSweep(context.Background(), nil); err != nil {
 			t.Fatalf("sweep: %v\nchild worker said:\n%s", err, out)
 		}
-		return e.get(t, id).Metadata["recovered_orphan_at"] != nil
+		return e.get(t, id).Metadata[session.MetaRecoveredOrphanAt] != nil
 	})
 	waitGone(t, pid)
 
@@ -52,7 +52,7 @@ func TestKilledWorkerLeavesASessionTheSweepRecovers(t *testing.T) {
 	if !strings.HasPrefix(second["prompt"].(string), "SYSTEM_RECOVERY") || second["reason"] != "recovery" || second["resume"] != true {
 		t.Fatalf("the recovery turn resumes the conversation with the nudge: %v", second)
 	}
-	if _, parked := s.Metadata["paused_by"]; parked {
+	if _, parked := s.Metadata[session.MetaPausedBy]; parked {
 		t.Fatalf("a recovered session that finished its turn is no longer parked: %v", s.Metadata)
 	}
 }
@@ -93,7 +93,7 @@ func TestARedisOutageAndAKilledWorkerLoseNoQueuedMessage(t *testing.T) {
 	redis.Stop()
 	down := time.Now()
 	e.waitFor(t, id, "the first message handed off during the outage", 15*time.Second, func(s *session.Session) bool {
-		_, pending := s.Metadata[orchestrator.MetaPendingDispatch]
+		_, pending := s.Metadata[session.MetaPendingDispatch]
 		return pending
 	})
 	if err := child.Process.Kill(); err != nil {
@@ -143,7 +143,7 @@ func TestShutdownHandsRunningSessionsBackForRecovery(t *testing.T) {
 	}
 	waitGone(t, pid)
 	s := e.get(t, id)
-	if s.Status != session.StatusNeedsInput || s.Metadata["paused_by"] != orchestrator.PausedByRecovery || s.RunningJobID != nil {
+	if s.Status != session.StatusNeedsInput || s.Metadata[session.MetaPausedBy] != orchestrator.PausedByRecovery || s.RunningJobID != nil {
 		t.Fatalf("handed back for recovery: %s %v", s.Status, s.Metadata)
 	}
 
@@ -154,7 +154,7 @@ func TestShutdownHandsRunningSessionsBackForRecovery(t *testing.T) {
 	s = e.waitFor(t, id, "the recovery turn", 20*time.Second, func(s *session.Session) bool {
 		return s.Status == session.StatusNeedsInput && len(turns(e.transcript(t, id))) == 2
 	})
-	if _, parked := s.Metadata["paused_by"]; parked {
+	if _, parked := s.Metadata[session.MetaPausedBy]; parked {
 		t.Fatalf("continued: %v", s.Metadata)
 	}
 }
@@ -165,7 +165,7 @@ func TestRecoveryDeliversATurnTheAgentNeverReceived(t *testing.T) {
 	e := private(t, envOptions{noWork: true})
 	ctx := context.Background()
 	id := e.create(t, map[string]any{"prompt": "the original task"})
-	task := jobs.RunSessionTaskID(id, "start")
+	task := tasks.RunSessionTaskID(id, "start")
 	if _, err := e.ops.ClaimRun(ctx, id, task, "the original task"); err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestRecoveryDeliversATurnTheAgentNeverReceived(t *testing.T) {
 
 	// Parked again with the budget spent: abandoned, left for a human.
 	_, err := e.store.UpdateSession(ctx, id, func(u *session.Session) error {
-		u.Metadata["paused_by"], u.Metadata["recovery_continue_attempts"] = orchestrator.PausedByRecovery, orchestrator.MaxRecoveryAttempts
+		u.Metadata[session.MetaPausedBy], u.Metadata[session.MetaRecoveryContinueAttempts] = orchestrator.PausedByRecovery, orchestrator.MaxRecoveryAttempts
 		return nil
 	})
 	if err != nil {
@@ -196,7 +196,7 @@ func TestRecoveryDeliversATurnTheAgentNeverReceived(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := e.get(t, id)
-	if s.Status != session.StatusNeedsInput || s.Metadata["paused_by"] != nil || s.Metadata["recovery_continue_abandoned"] == nil {
+	if s.Status != session.StatusNeedsInput || s.Metadata[session.MetaPausedBy] != nil || s.Metadata[session.MetaRecoveryContinueAbandoned] == nil {
 		t.Fatalf("abandoned: %s %v", s.Status, s.Metadata)
 	}
 }

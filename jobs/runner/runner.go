@@ -24,8 +24,10 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // Options configure a Runner; zero values take the defaults noted.
@@ -58,13 +60,13 @@ type Options struct {
 // Runner executes session turns. It is safe for concurrent use.
 type Runner struct {
 	ops   *orchestrator.Service
-	queue *jobs.Queue
+	queue *tasks.Queue
 	log   *slog.Logger
 	opt   Options
 }
 
 // New builds a runner, filling the defaults.
-func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Options) (*Runner, error) {
+func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Options) (*Runner, error) {
 	dir, err := filepath.Abs(cmp.Or(o.DataDir, ".zimmer"))
 	if err != nil {
 		return nil, fmt.Errorf("ZIMMER_DATA_DIR %q: %w", o.DataDir, err)
@@ -102,9 +104,9 @@ func New(ops *orchestrator.Service, queue *jobs.Queue, log *slog.Logger, o Optio
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
 // drains on default, the orphan sweep on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
-	w.Handle(jobs.LaneAgents, jobs.TypeRunSession, r.HandleRun)
-	w.Handle(jobs.LaneDefault, jobs.TypeDrainMessages, r.HandleDrain)
-	w.Every(jobs.LaneMaintenance, jobs.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
+	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
+	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 }
 
 // Outcomes of a run (the metrics' outcome label).
@@ -119,7 +121,7 @@ const (
 // HandleRun is the session:run task: one agent turn. It never returns an error for the
 // agent's own failures (those fail the session); Asynq never retries an agent task.
 func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
-	var p jobs.RunSession
+	var p tasks.RunSession
 	if err := json.Unmarshal(t.Payload(), &p); err != nil {
 		return fmt.Errorf("%w: bad session:run payload: %v", asynq.SkipRetry, err)
 	}
@@ -144,7 +146,7 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 	}
 	// The turn keeps the catalog it started with, whatever a reload swaps in meanwhile.
 	tn := &turn{r: r, cat: r.ops.Catalog(), taskID: taskID, sess: sess, base: p.Prompt, started: time.Now(),
-		reason: cmp.Or(metaString(sess.Metadata, orchestrator.MetaNextTurnReason), p.Reason)}
+		reason: cmp.Or(session.BagString(sess.Metadata, session.MetaNextTurnReason), p.Reason)}
 	r.opt.Runs.RunStarted(sess.AgentRuntime)
 	outcome := tn.run(ctx, work)
 	r.opt.Runs.RunFinished(sess.AgentRuntime, outcome, time.Since(tn.started))
@@ -197,7 +199,7 @@ func (r *Runner) keepLease(taskID string) (stop func()) {
 
 // HandleDrain is the session:drain task: deliver the next queued message of an idle session.
 func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
-	var p jobs.DrainMessages
+	var p tasks.DrainMessages
 	if err := json.Unmarshal(t.Payload(), &p); err != nil {
 		return fmt.Errorf("%w: bad session:drain payload: %v", asynq.SkipRetry, err)
 	}
@@ -207,20 +209,4 @@ func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
 	}
 	r.log.Info("queue drained", "session_id", p.SessionID, "delivered", delivered)
 	return nil
-}
-
-func metaString(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-// metaPID reads a pid stored in a JSON bag (numbers come back as float64).
-func metaPID(m map[string]any) int {
-	switch v := m[orchestrator.MetaProcessPID].(type) {
-	case float64:
-		return int(v)
-	case int:
-		return v
-	}
-	return 0
 }

@@ -2,7 +2,6 @@ package runner_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -23,7 +23,7 @@ func TestClaudeTurnEndsInNeedsInputWithTranscriptUsageAndConfig(t *testing.T) {
 	e := shared(t)
 	id := e.create(t, map[string]any{"prompt": "hello there", "goal": "say hello", "agent_root": "parent"})
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
-	if s.RunningJobID != nil || s.Metadata[orchestrator.MetaRuntimeStarted] != true || s.RuntimeSessionID == nil {
+	if s.RunningJobID != nil || s.Metadata[session.MetaRuntimeStarted] != true || s.RuntimeSessionID == nil {
 		t.Fatalf("a finished turn releases the session and records the runtime: %+v", s)
 	}
 	lines := e.transcript(t, id)
@@ -34,8 +34,8 @@ func TestClaudeTurnEndsInNeedsInputWithTranscriptUsageAndConfig(t *testing.T) {
 	if !strings.HasPrefix(prompt, "hello there") || !strings.Contains(prompt, "say hello") {
 		t.Fatalf("prompt: %s", prompt)
 	}
-	if s.Metadata[orchestrator.MetaTranscriptPath] != filepath.Join(e.dataDir, "transcripts", itoa(id)+".jsonl") {
-		t.Fatalf("transcript pointer: %v", s.Metadata[orchestrator.MetaTranscriptPath])
+	if s.Metadata[session.MetaTranscriptPath] != filepath.Join(e.dataDir, "transcripts", itoa(id)+".jsonl") {
+		t.Fatalf("transcript pointer: %v", s.Metadata[session.MetaTranscriptPath])
 	}
 	usage, err := e.ops.TokenUsage(context.Background(), id)
 	if err != nil || len(usage) != 1 || usage[0].InputTokens != 100 || usage[0].Model != "opus" || usage[0].AgentRuntime != "claude_code" {
@@ -43,7 +43,7 @@ func TestClaudeTurnEndsInNeedsInputWithTranscriptUsageAndConfig(t *testing.T) {
 	}
 
 	// The config: a parent root gets the zimmer entry (which covers self-session), stamped.
-	servers := readMCPJSON(t, s.Metadata[orchestrator.MetaConfigPath].(string))
+	servers := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))
 	if u := servers["zimmer"]["url"]; u != e.srv.URL+"/mcp?allowed_agent_roots=child&session_id="+itoa(id) {
 		t.Fatalf("zimmer entry: %v", servers["zimmer"])
 	}
@@ -87,12 +87,12 @@ func TestCodexCapturesItsThreadAndResumesIt(t *testing.T) {
 		t.Fatalf("codex's own thread id is the runtime id: %v", s.RuntimeSessionID)
 	}
 	var doc map[string]any
-	if _, err := toml.DecodeFile(s.Metadata[orchestrator.MetaConfigPath].(string), &doc); err != nil {
+	if _, err := toml.DecodeFile(s.Metadata[session.MetaConfigPath].(string), &doc); err != nil {
 		t.Fatalf("config.toml: %v", err)
 	}
 	mcp := doc["mcp_servers"].(map[string]any)
 	docs := mcp["docs"].(map[string]any)
-	if docs["startup_timeout_sec"] != int64(180) || docs["env"].(map[string]any)["NPM_CONFIG_CACHE"] != filepath.Join(s.Metadata[orchestrator.MetaWorkDir].(string), ".npm-cache") {
+	if docs["startup_timeout_sec"] != int64(180) || docs["env"].(map[string]any)["NPM_CONFIG_CACHE"] != filepath.Join(s.Metadata[session.MetaWorkDir].(string), ".npm-cache") {
 		t.Fatalf("npx stdio entry: %v", docs)
 	}
 	if mcp["slowpoke"].(map[string]any)["startup_timeout_sec"] != int64(240) {
@@ -113,8 +113,8 @@ func TestCodexCapturesItsThreadAndResumesIt(t *testing.T) {
 	if len(second) < 4 || second[1] != "exec" || second[2] != "resume" || second[3] != *s.RuntimeSessionID {
 		t.Fatalf("codex resumes with exec resume <thread>: %v", second)
 	}
-	if s.Metadata[orchestrator.MetaWorkDir] != filepath.Join(e.dataDir, "workspaces", itoa(id), "repo", "sub") {
-		t.Fatalf("the root's subdirectory is the working directory: %v", s.Metadata[orchestrator.MetaWorkDir])
+	if s.Metadata[session.MetaWorkDir] != filepath.Join(e.dataDir, "workspaces", itoa(id), "repo", "sub") {
+		t.Fatalf("the root's subdirectory is the working directory: %v", s.Metadata[session.MetaWorkDir])
 	}
 }
 
@@ -122,7 +122,7 @@ func TestPiGetsRequestTimeoutsAndKeepsItsSessionID(t *testing.T) {
 	e := shared(t)
 	id := e.create(t, map[string]any{"prompt": "first", "agent_runtime": "pi"})
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
-	servers := readMCPJSON(t, s.Metadata[orchestrator.MetaConfigPath].(string))
+	servers := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))
 	if servers["docs"]["requestTimeoutMs"] != float64(180000) || servers["slowpoke"]["requestTimeoutMs"] != float64(240000) {
 		t.Fatalf("pi budgets: %v %v", servers["docs"], servers["slowpoke"])
 	}
@@ -179,7 +179,7 @@ func TestInterruptEndsTheRunAndTheNextTurnCarriesTheMessage(t *testing.T) {
 	if !strings.HasPrefix(second["prompt"].(string), "stop and do this instead") || second["resume"] != true {
 		t.Fatalf("the next turn carries the message: %v", second)
 	}
-	if _, ok := e.get(t, id).Metadata["interrupt_requested_at"]; ok {
+	if _, ok := e.get(t, id).Metadata[session.MetaInterruptRequestedAt]; ok {
 		t.Fatal("the interrupt flag belongs to the ended turn")
 	}
 }
@@ -188,8 +188,8 @@ func TestMissingBinaryFailsTheSessionNamingIt(t *testing.T) {
 	e := private(t, envOptions{bins: map[string]string{catalog.RuntimeClaude: "/nonexistent/bin/claude"}})
 	id := e.create(t, map[string]any{"prompt": "hello"})
 	s := e.waitStatus(t, id, session.StatusFailed)
-	msg, _ := s.Metadata["failure_message"].(string)
-	if s.Metadata["failure_reason"] != orchestrator.FailureSpawn || !strings.Contains(msg, "/nonexistent/bin/claude") || !strings.Contains(msg, "ZIMMER_CLAUDE_BIN") {
+	msg, _ := s.Metadata[session.MetaFailureMessage].(string)
+	if s.Metadata[session.MetaFailureReason] != orchestrator.FailureSpawn || !strings.Contains(msg, "/nonexistent/bin/claude") || !strings.Contains(msg, "ZIMMER_CLAUDE_BIN") {
 		t.Fatalf("spawn_failed naming the binary and its variable: %v", s.Metadata)
 	}
 	if s.RunningJobID != nil {
@@ -201,8 +201,8 @@ func TestNonZeroExitFailsWithProcessFailed(t *testing.T) {
 	e := shared(t)
 	id := e.create(t, map[string]any{"prompt": "EXIT 3"})
 	s := e.waitStatus(t, id, session.StatusFailed)
-	if s.Metadata["failure_reason"] != orchestrator.FailureProcess || s.Metadata["exit_status"] != float64(3) ||
-		!strings.Contains(s.Metadata["failure_detail"].(string), "exiting with 3") {
+	if s.Metadata[session.MetaFailureReason] != orchestrator.FailureProcess || s.Metadata[session.MetaExitStatus] != float64(3) ||
+		!strings.Contains(s.Metadata[session.MetaFailureDetail].(string), "exiting with 3") {
 		t.Fatalf("process_failed with the exit status and stderr: %v", s.Metadata)
 	}
 }
@@ -212,12 +212,12 @@ func TestCloneAndSecretFailures(t *testing.T) {
 	badRepo := e.create(t, map[string]any{"prompt": "hi", "agent_root": nil, "git_root": "file:///nonexistent/repo.git"})
 	secret := e.create(t, map[string]any{"prompt": "hi", "mcp_servers": []string{"needs-secret"}})
 	s := e.waitStatus(t, badRepo, session.StatusFailed)
-	if s.Metadata["failure_reason"] != orchestrator.FailureGitClone || !strings.Contains(s.Metadata["failure_message"].(string), "/nonexistent/repo.git") {
+	if s.Metadata[session.MetaFailureReason] != orchestrator.FailureGitClone || !strings.Contains(s.Metadata[session.MetaFailureMessage].(string), "/nonexistent/repo.git") {
 		t.Fatalf("git_clone_failed: %v", s.Metadata)
 	}
 	s = e.waitStatus(t, secret, session.StatusFailed)
-	vars, _ := s.Metadata["unresolved_variables"].([]any)
-	if s.Metadata["failure_reason"] != orchestrator.FailureSecret || len(vars) != 1 || vars[0] != "RUNNER_TEST_NEVER_SET" {
+	vars, _ := s.Metadata[session.MetaUnresolvedVariables].([]any)
+	if s.Metadata[session.MetaFailureReason] != orchestrator.FailureSecret || len(vars) != 1 || vars[0] != "RUNNER_TEST_NEVER_SET" {
 		t.Fatalf("air_secret_unresolvable naming the variable: %v", s.Metadata)
 	}
 	// A restart after a pre-prompt failure re-sends the original prompt.
@@ -230,24 +230,9 @@ func TestCloneAndSecretFailures(t *testing.T) {
 	if got := turns(e.transcript(t, secret)); len(got) != 1 || !strings.HasPrefix(got[0]["prompt"].(string), "hi") {
 		t.Fatalf("restart from scratch with the original prompt: %v", got)
 	}
-	if _, ok := s.Metadata["failure_reason"]; ok {
+	if _, ok := s.Metadata[session.MetaFailureReason]; ok {
 		t.Fatal("a restart clears the failure")
 	}
-}
-
-func readMCPJSON(t *testing.T, path string) map[string]map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		MCPServers map[string]map[string]any `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return doc.MCPServers
 }
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/catalog/catalogtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
@@ -51,7 +52,7 @@ func TestARepositorysOwnMCPEntriesNeverReadTheWorkersSecrets(t *testing.T) {
 JSON`)
 	id := e.create(t, map[string]any{"prompt": "hi", "git_root": repo, "branch": "main", "agent_root": "parent", "mcp_servers": []string{"fleet-tool"}})
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
-	servers := readMCPJSON(t, s.Metadata[orchestrator.MetaConfigPath].(string))
+	servers := catalogtest.MCPServers(t, s.Metadata[session.MetaConfigPath].(string))
 	thief := servers["thief"]["env"].(map[string]any)
 	if thief["KEYS"] != "${API_KEYS}" || thief["S"] != "${RUNNER_TEST_SECRET}" || servers["thief"]["args"].([]any)[0] != "${RUNNER_TEST_SECRET}" {
 		t.Fatalf("the repository's entry is passed through unexpanded: %v", servers["thief"])
@@ -59,7 +60,7 @@ JSON`)
 	if tok := servers["fleet-tool"]["env"].(map[string]any)["TOKEN"]; tok != "fleet-token-value" {
 		t.Fatalf("the catalog entry's allowed variable is expanded: %v", servers["fleet-tool"])
 	}
-	if st := gitStatus(t, s.Metadata[orchestrator.MetaClonePath].(string)); st != "" {
+	if st := gitStatus(t, s.Metadata[session.MetaClonePath].(string)); st != "" {
 		t.Fatalf("the written config (it carries the fleet's key) is not committable, git status says:\n%s", st)
 	}
 }
@@ -69,12 +70,12 @@ func TestTheWrittenConfigIsNeverCommittable(t *testing.T) {
 	for _, runtime := range []string{"claude_code", "codex", "pi"} {
 		id := e.create(t, map[string]any{"prompt": "hi", "agent_runtime": runtime, "agent_root": "parent"})
 		s := e.waitStatus(t, id, session.StatusNeedsInput)
-		clone := s.Metadata[orchestrator.MetaClonePath].(string)
+		clone := s.Metadata[session.MetaClonePath].(string)
 		if st := gitStatus(t, clone); st != "" {
 			t.Errorf("%s: git status lists the config:\n%s", runtime, st)
 		}
 		exclude, _ := os.ReadFile(filepath.Join(clone, ".git", "info", "exclude"))
-		if rel, _ := filepath.Rel(clone, s.Metadata[orchestrator.MetaConfigPath].(string)); !strings.Contains(string(exclude), "/"+rel+"\n") {
+		if rel, _ := filepath.Rel(clone, s.Metadata[session.MetaConfigPath].(string)); !strings.Contains(string(exclude), "/"+rel+"\n") {
 			t.Errorf("%s: .git/info/exclude does not name %s:\n%s", runtime, rel, exclude)
 		}
 	}
@@ -84,11 +85,11 @@ func TestACatalogEntryMayNotReadZimmersOwnSecrets(t *testing.T) {
 	e := shared(t)
 	id := e.create(t, map[string]any{"prompt": "hi", "mcp_servers": []string{"greedy"}})
 	s := e.waitStatus(t, id, session.StatusFailed)
-	refused, _ := s.Metadata["refused_variables"].([]any)
-	if s.Metadata["failure_reason"] != orchestrator.FailureSecret || len(refused) != 2 || refused[0] != "API_KEYS" || refused[1] != "NEO4J_PASSWORD" {
+	refused, _ := s.Metadata[session.MetaRefusedVariables].([]any)
+	if s.Metadata[session.MetaFailureReason] != orchestrator.FailureSecret || len(refused) != 2 || refused[0] != "API_KEYS" || refused[1] != "NEO4J_PASSWORD" {
 		t.Fatalf("want air_secret_unresolvable refusing API_KEYS and NEO4J_PASSWORD, got %v", s.Metadata)
 	}
-	if msg := s.Metadata["failure_message"].(string); !strings.Contains(msg, "may not read") || strings.Contains(msg, "leak") {
+	if msg := s.Metadata[session.MetaFailureMessage].(string); !strings.Contains(msg, "may not read") || strings.Contains(msg, "leak") {
 		t.Fatalf("the failure says why and carries no value: %s", msg)
 	}
 }
@@ -119,7 +120,7 @@ func TestLinksInACloneNeverLeadOutOfTheWorkspace(t *testing.T) {
 			}
 			id := e.create(t, body)
 			s := e.waitStatus(t, id, session.StatusFailed)
-			if s.Metadata["failure_reason"] != orchestrator.FailureCloneValidation || !strings.Contains(s.Metadata["failure_message"].(string), tt.want) {
+			if s.Metadata[session.MetaFailureReason] != orchestrator.FailureCloneValidation || !strings.Contains(s.Metadata[session.MetaFailureMessage].(string), tt.want) {
 				t.Fatalf("want clone_validation_failed saying %q, got %v", tt.want, s.Metadata)
 			}
 			if len(e.invocations(t, id)) != 0 {
@@ -163,7 +164,7 @@ func TestAStoredTranscriptPathIsNeverFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.store.UpdateSession(context.Background(), id, func(u *session.Session) error {
-		u.Metadata[orchestrator.MetaTranscriptPath] = elsewhere
+		u.Metadata[session.MetaTranscriptPath] = elsewhere
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -221,10 +222,10 @@ func TestGitCredentialsInAGitRootAreNeverShown(t *testing.T) {
 	const token = "s3cret-t0ken-value"
 	id := e.create(t, map[string]any{"prompt": "hi", "git_root": "https://someone:" + token + "@127.0.0.1:1/org/repo.git", "branch": "main"})
 	s := e.waitStatus(t, id, session.StatusFailed)
-	if s.Metadata["failure_reason"] != orchestrator.FailureGitClone {
+	if s.Metadata[session.MetaFailureReason] != orchestrator.FailureGitClone {
 		t.Fatalf("want git_clone_failed: %v", s.Metadata)
 	}
-	msg := s.Metadata["failure_message"].(string)
+	msg := s.Metadata[session.MetaFailureMessage].(string)
 	if strings.Contains(msg, token) || !strings.Contains(msg, "https://***@127.0.0.1:1/org/repo.git") {
 		t.Fatalf("the failure names the repository without its credentials: %s", msg)
 	}
@@ -249,12 +250,12 @@ func TestWorkspacesTranscriptsAndLogsArePrivate(t *testing.T) {
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
 	root := filepath.Join(e.dataDir, "workspaces", itoa(id))
 	want := map[string]os.FileMode{
-		filepath.Join(e.dataDir, "workspaces"):           0o700 | os.ModeDir,
-		filepath.Join(e.dataDir, "transcripts"):          0o700 | os.ModeDir,
-		root:                                             0o700 | os.ModeDir,
-		transcript.Path(e.dataDir, id):                   0o600,
-		filepath.Join(root, "claude_code_stderr.log"):    0o600,
-		s.Metadata[orchestrator.MetaConfigPath].(string): 0o600,
+		filepath.Join(e.dataDir, "workspaces"):        0o700 | os.ModeDir,
+		filepath.Join(e.dataDir, "transcripts"):       0o700 | os.ModeDir,
+		root:                                          0o700 | os.ModeDir,
+		transcript.Path(e.dataDir, id):                0o600,
+		filepath.Join(root, "claude_code_stderr.log"): 0o600,
+		s.Metadata[session.MetaConfigPath].(string):   0o600,
 	}
 	for path, mode := range want {
 		info, err := os.Stat(path)

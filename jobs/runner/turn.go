@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
-	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
@@ -89,7 +88,7 @@ func (t *turn) prepare(ctx, work context.Context) error {
 }
 
 func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConfig, error) {
-	root, _ := t.sess.Metadata["agent_root_key"].(string)
+	root := t.sess.AgentRoot()
 	lookup, err := catalog.SecretsLookup(t.r.opt.SecretsFile, t.r.opt.Lookup)
 	if err != nil {
 		return catalog.RuntimeConfig{}, orchestrator.Failure{Reason: orchestrator.FailureSecret, Message: err.Error()}
@@ -106,7 +105,7 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConf
 	switch {
 	case errors.As(err, &ue):
 		return cfg, orchestrator.Failure{Reason: orchestrator.FailureSecret, Message: ue.Error(),
-			Details: map[string]any{"unresolved_variables": ue.Variables, "refused_variables": ue.Refused}}
+			Details: map[string]any{session.MetaUnresolvedVariables: ue.Variables, session.MetaRefusedVariables: ue.Refused}}
 	case errors.Is(err, catalog.ErrSymlink):
 		return cfg, orchestrator.Failure{Reason: orchestrator.FailureCloneValidation, Message: "the clone's MCP config: " + err.Error()}
 	}
@@ -117,15 +116,15 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConf
 		return cfg, err
 	}
 	for _, w := range cfg.Warnings {
-		t.r.ops.AppendTimeline(ctx, t.sess.ID, graph.LogWarning, w)
+		t.r.ops.AppendTimeline(ctx, t.sess.ID, session.LogWarning, w)
 	}
 	return cfg, nil
 }
 
 // keepReason carries the claim's turn reason over a re-read of the session.
 func keepReason(fresh, claimed *session.Session) *session.Session {
-	if r, ok := claimed.Metadata[orchestrator.MetaNextTurnReason]; ok {
-		fresh.Metadata[orchestrator.MetaNextTurnReason] = r
+	if r, ok := claimed.Metadata[session.MetaNextTurnReason]; ok {
+		fresh.Metadata[session.MetaNextTurnReason] = r
 	}
 	return fresh
 }
@@ -140,7 +139,7 @@ func (t *turn) prompt(ctx context.Context) (string, error) {
 
 // resume: a later turn continues the runtime's conversation; the first starts it.
 func (t *turn) resume() bool {
-	return t.sess.Metadata[orchestrator.MetaRuntimeStarted] == true && t.sess.RuntimeSessionID != nil
+	return t.sess.Flag(session.MetaRuntimeStarted) && t.sess.RuntimeSessionID != nil
 }
 
 // monitor watches the process until it exits, the turn is taken from it, or the worker stops.
@@ -203,7 +202,7 @@ func (t *turn) exited(ctx context.Context) string {
 		end, err := t.r.ops.FinishTurn(ctx, t.sess.ID, t.taskID)
 		return t.ended(string(end), err)
 	}
-	details := map[string]any{"exit_status": exitStatus(t.proc), "failure_detail": t.proc.stderrTail()}
+	details := map[string]any{session.MetaExitStatus: exitStatus(t.proc), session.MetaFailureDetail: t.proc.stderrTail()}
 	return t.fail(ctx, orchestrator.Failure{Reason: orchestrator.FailureProcess, Details: details,
 		Message: fmt.Sprintf("the %s CLI exited with %s", t.rt.label, t.proc.state)})
 }
@@ -264,7 +263,7 @@ func (t *turn) ended(outcome string, err error) string {
 // runtimeEnv is the process environment the clone's MCP config was written for.
 func (t *turn) runtimeEnv() map[string]string {
 	out := map[string]string{}
-	m, _ := t.sess.Metadata[orchestrator.MetaRuntimeEnv].(map[string]any)
+	m, _ := t.sess.Metadata[session.MetaRuntimeEnv].(map[string]any)
 	for k, v := range m {
 		if s, ok := v.(string); ok {
 			out[k] = s
@@ -275,7 +274,7 @@ func (t *turn) runtimeEnv() map[string]string {
 
 // marker opens the turn in the transcript: what was sent, and why.
 func (t *turn) marker(prompt string) transcript.TurnMarker {
-	n, _ := t.sess.Metadata[orchestrator.MetaTurnCount].(float64)
+	n, _ := t.sess.Metadata[session.MetaTurnCount].(float64)
 	return transcript.TurnMarker{Type: transcript.TurnMarkerType, Turn: int(n), Reason: t.reason, Runtime: t.sess.AgentRuntime,
 		Resume: t.resume(), Prompt: prompt, StartedAt: time.Now().UTC()}
 }

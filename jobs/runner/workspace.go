@@ -83,7 +83,7 @@ func (r *Runner) workspace(ctx context.Context, sess *session.Session) (ws works
 	ws.root = r.workspaceRoot(sess.ID)
 	ws.clone = filepath.Join(ws.root, "repo")
 	_, statErr := os.Stat(filepath.Join(ws.clone, ".git"))
-	fresh = statErr != nil || metaString(sess.Metadata, orchestrator.MetaClonePath) == ""
+	fresh = statErr != nil || session.BagString(sess.Metadata, session.MetaClonePath) == ""
 	if fresh {
 		if err := r.clone(ctx, sess, ws); err != nil {
 			return ws, true, err
@@ -157,7 +157,7 @@ func (r *Runner) clone(ctx context.Context, sess *session.Session, ws workspace)
 	}
 	return orchestrator.Failure{Reason: orchestrator.FailureGitClone,
 		Message: session.RedactCredentials(fmt.Sprintf("git clone of %s (branch %s) failed: %s", sess.GitRoot, sess.Branch, firstLines(msg, 5))),
-		Details: map[string]any{"exit_status": cmd.ProcessState.String()}}
+		Details: map[string]any{session.MetaExitStatus: cmd.ProcessState.String()}}
 }
 
 // capped keeps the first max bytes written to it and drops the rest.

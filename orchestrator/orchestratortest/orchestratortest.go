@@ -9,7 +9,7 @@ import (
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
 
@@ -32,7 +32,7 @@ type Options struct {
 type Env struct {
 	Ops   *orchestrator.Service
 	Store *graph.Store
-	Queue *jobs.Queue
+	Queue *tasks.Queue
 	// DataDir is where the service reads transcripts: transcript.Path(DataDir, id).
 	DataDir string
 }
@@ -45,7 +45,7 @@ func New(t testing.TB, o Options) Env {
 	if url == "" {
 		url = graphtest.RedisURL(o.RedisDB)
 	}
-	queue, err := jobs.OpenQueue(url)
+	queue, err := tasks.OpenQueue(url)
 	if err != nil {
 		t.Fatal(err)
 	}

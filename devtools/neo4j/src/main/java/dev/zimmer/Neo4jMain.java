@@ -100,7 +100,7 @@ public final class Neo4jMain {
         }, "neo4j-shutdown"));
 
         try {
-            setPassword(dbms, password);
+            untilAvailable(() -> setPassword(dbms, password));
         } catch (Throwable t) {
             System.err.println("NEO4J_FAILED: cannot set the password of user neo4j: " + t.getMessage());
             System.exit(1);
@@ -108,10 +108,12 @@ public final class Neo4jMain {
 
         try {
             GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
-            try (Transaction tx = db.beginTx()) {
-                tx.execute("RETURN 1").close();
-                tx.commit();
-            }
+            untilAvailable(() -> {
+                try (Transaction tx = db.beginTx()) {
+                    tx.execute("RETURN 1").close();
+                    tx.commit();
+                }
+            });
         } catch (Throwable t) {
             System.err.println("NEO4J_FAILED: readiness query failed: " + t);
             t.printStackTrace();
@@ -126,6 +128,41 @@ public final class Neo4jMain {
 
         // Block until the shutdown hook has run (JVM exit on SIGTERM/SIGINT).
         stopped.await();
+    }
+
+    /**
+     * Runs step until the databases it touches are available. On a loaded machine the system
+     * and default databases can still be starting when the service returns, and a transaction
+     * then fails with a transient "not currently available" error that a moment later would
+     * succeed; anything else, or still failing after AVAILABILITY_WAIT, is thrown.
+     */
+    private static void untilAvailable(Runnable step) throws InterruptedException {
+        long deadline = System.nanoTime() + AVAILABILITY_WAIT.toNanos();
+        while (true) {
+            try {
+                step.run();
+                return;
+            } catch (RuntimeException e) {
+                if (!isTransient(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(250);
+            }
+        }
+    }
+
+    private static final Duration AVAILABILITY_WAIT = Duration.ofSeconds(90);
+
+    private static boolean isTransient(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof org.neo4j.graphdb.TransientFailureException
+                    || c instanceof org.neo4j.dbms.api.DatabaseNotFoundException
+                    || c.getClass().getSimpleName().contains("Unavailable")
+                    || (c.getMessage() != null && c.getMessage().contains("not currently available"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,10 +1,14 @@
-// Package jobs defines Zimmer's background work on Asynq: task types with typed payloads, the
-// queue client the API enqueues through, and the worker that serves each lane.
-package jobs
+// Package tasks is the queue below the orchestrator: Zimmer's Asynq task types with typed
+// payloads and deterministic ids, the lanes, the queue client the API enqueues through, run
+// leases and periodic slots. The worker that serves the lanes (package jobs) and the runner
+// sit above the orchestrator.
+package tasks
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,6 +30,9 @@ const (
 var LaneConcurrency = map[string]int{
 	LaneAgents: 20, LaneTriggers: 5, LanePollers: 3, LaneInference: 4, LaneMaintenance: 2, LaneDefault: 5,
 }
+
+// Lanes lists every lane, sorted.
+func Lanes() []string { return slices.Sorted(maps.Keys(LaneConcurrency)) }
 
 // TypeRunSession runs one agent turn of a session.
 const TypeRunSession = "session:run"

@@ -1,4 +1,4 @@
-package jobs
+package tasks
 
 import (
 	"context"
@@ -40,6 +40,9 @@ func OpenQueue(url string) (*Queue, error) {
 	}
 	return &Queue{client: asynq.NewClient(conn), inspector: asynq.NewInspector(conn), redis: rc, conn: conn}, nil
 }
+
+// Conn is the Redis connection the queue was opened on, for the worker's lane servers.
+func (q *Queue) Conn() asynq.RedisConnOpt { return q.conn }
 
 // Close releases the connections.
 func (q *Queue) Close() error {
@@ -92,13 +95,13 @@ func (q *Queue) EnqueueDrainMessages(ctx context.Context, sessionID int64) error
 // replaceFinished enqueues task again when the task holding its id has finished (completed
 // and retained, or archived); a task still waiting or running keeps the id.
 func (q *Queue) replaceFinished(ctx context.Context, task *asynq.Task, lane, id string) error {
-	info, err := q.inspector.GetTaskInfo(lane, id)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+	info, err := q.taskInfo(lane, id)
+	if err != nil {
+		return err
+	}
+	if info == nil {
 		_, err = q.client.EnqueueContext(ctx, task) // gone meanwhile
 		return ignoreConflict(err)
-	}
-	if err != nil {
-		return fmt.Errorf("inspect task %s: %w", id, err)
 	}
 	if info.State != asynq.TaskStateCompleted && info.State != asynq.TaskStateArchived {
 		return nil
@@ -117,14 +120,23 @@ func ignoreConflict(err error) error {
 	return err
 }
 
-// TaskQueued reports whether the task is still waiting or running in the lane.
-func (q *Queue) TaskQueued(ctx context.Context, lane, taskID string) (bool, error) {
+// taskInfo reads a task of the lane; nil, without an error, when Asynq no longer knows it.
+func (q *Queue) taskInfo(lane, taskID string) (*asynq.TaskInfo, error) {
 	info, err := q.inspector.GetTaskInfo(lane, taskID)
 	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("inspect task %s: %w", taskID, err)
+		return nil, fmt.Errorf("inspect task %s: %w", taskID, err)
+	}
+	return info, nil
+}
+
+// TaskQueued reports whether the task is still waiting or running in the lane.
+func (q *Queue) TaskQueued(ctx context.Context, lane, taskID string) (bool, error) {
+	info, err := q.taskInfo(lane, taskID)
+	if info == nil {
+		return false, err
 	}
 	switch info.State {
 	case asynq.TaskStatePending, asynq.TaskStateActive, asynq.TaskStateScheduled, asynq.TaskStateRetry, asynq.TaskStateAggregating:

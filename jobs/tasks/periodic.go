@@ -1,10 +1,9 @@
-package jobs
+package tasks
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"time"
 
@@ -52,20 +51,4 @@ func (q *Queue) EnqueueSlot(ctx context.Context, p Periodic, at time.Time) (bool
 		return false, fmt.Errorf("enqueue %s tick %s: %w", p.Type, slot.Format(time.RFC3339), err)
 	}
 	return true, nil
-}
-
-// schedule enqueues p's current tick now (a worker that just started need not wait a whole
-// period for its first sweep), then one per slot boundary until ctx ends.
-func (q *Queue) schedule(ctx context.Context, p Periodic, log *slog.Logger) {
-	for {
-		if _, err := q.EnqueueSlot(ctx, p, time.Now()); err != nil && ctx.Err() == nil {
-			log.Warn("periodic job not enqueued", "type", p.Type, "err", err)
-		}
-		next := time.Now().Truncate(p.Every).Add(p.Every)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Until(next)):
-		}
-	}
 }

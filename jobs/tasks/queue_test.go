@@ -1,4 +1,4 @@
-package jobs_test
+package tasks_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 )
 
 // The test Redis runs with a password, like every Redis `make up`, `make test` and compose start.
@@ -29,7 +29,7 @@ func TestRedisRefusesAClientWithoutThePassword(t *testing.T) {
 		{"with the password", withPassword, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q, err := jobs.OpenQueue(tc.url)
+			q, err := tasks.OpenQueue(tc.url)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestOpenQueueNeverEchoesThePassword(t *testing.T) {
 		"redis://:" + secret + "@127.0.0.1:6379/x",   // database is not a number
 		"redis+x://:" + secret + "@127.0.0.1:6379/0", // unsupported scheme
 	} {
-		_, err := jobs.OpenQueue(raw)
+		_, err := tasks.OpenQueue(raw)
 		if err == nil {
 			t.Fatalf("OpenQueue(%q) accepted a malformed URL", strings.ReplaceAll(raw, secret, "…"))
 		}

@@ -1,4 +1,4 @@
-package jobs
+package tasks
 
 import (
 	"context"
@@ -45,12 +45,9 @@ func (q *Queue) RunAlive(ctx context.Context, taskID string) (bool, error) {
 	if err != nil || held {
 		return held, err
 	}
-	info, err := q.inspector.GetTaskInfo(LaneAgents, taskID)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("inspect task %s: %w", taskID, err)
+	info, err := q.taskInfo(LaneAgents, taskID)
+	if info == nil {
+		return false, err
 	}
 	switch info.State {
 	case asynq.TaskStatePending, asynq.TaskStateScheduled, asynq.TaskStateRetry, asynq.TaskStateAggregating:
