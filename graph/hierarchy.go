@@ -15,11 +15,11 @@ import (
 
 // Hierarchy walks the bounded lineage graph around a session.
 func (s *Store) Hierarchy(ctx context.Context, id int64) (*lineage.Hierarchy, error) {
-	p, err := s.provenance(ctx, id)
+	v, err := s.view(ctx, id, 0)
 	if err != nil {
 		return nil, fmt.Errorf("hierarchy of session %d: %w", id, err)
 	}
-	return p.Hierarchy, nil
+	return v.Hierarchy, nil
 }
 
 // SessionHierarchy reads a session and walks its hierarchy: what GET /sessions/:id and
@@ -32,24 +32,26 @@ func (s *Store) SessionHierarchy(ctx context.Context, id int64) (*session.Sessio
 	return p.Session, p.Hierarchy, nil
 }
 
-// provenance runs the one statement behind every lineage read: the session, its walk, the human messages said anywhere in it and the roster. One round trip
-// and a commit, so the counts, the tree and the roster describe the same moment.
-func (s *Store) provenance(ctx context.Context, id int64) (Provenance, error) {
-	return read(ctx, s, "session_provenance", func(tx txn) (Provenance, error) {
+// view runs the one statement behind every lineage read: the session, its walk, the human
+// messages said anywhere in it, the roster, the head of its queue and its category's name. One
+// round trip and a commit, so the counts, the tree and the roster describe the same moment.
+func (s *Store) view(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
+	return read(ctx, s, "session_provenance", func(tx txn) (SessionView, error) {
 		rec, err := tx.single("session_provenance", queries.SessionProvenance, map[string]any{
-			"id": id, "max_depth": lineage.MaxDepth, "max_nodes": lineage.MaxNodes})
+			"id": id, "max_depth": lineage.MaxDepth, "max_nodes": lineage.MaxNodes,
+			"pending": session.MessagePending, "queue_preview": max(queuePreview, 0)})
 		if err != nil {
-			return Provenance{}, err
+			return SessionView{}, err
 		}
-		return decodeProvenance(rec)
+		return decodeView(rec)
 	})
 }
 
-// decodeProvenance reads the statement's one record; the values are walked once, in place.
-func decodeProvenance(rec *neo4j.Record) (Provenance, error) {
+// decodeView reads the statement's one record; the values are walked once, in place.
+func decodeView(rec *neo4j.Record) (SessionView, error) {
 	sess, err := recordSession(rec, "s")
 	if err != nil {
-		return Provenance{}, err
+		return SessionView{}, err
 	}
 	get := func(key string) any { v, _ := rec.Get(key); return v }
 	h := &lineage.Hierarchy{SessionID: sess.ID, OriginID: asInt(get("origin")), RootIDs: int64s(list(get("roots"))),
@@ -86,7 +88,13 @@ func decodeProvenance(rec *neo4j.Record) (Provenance, error) {
 		m, _ := raw.(map[string]any)
 		p.Users = append(p.Users, userFrom(m))
 	}
-	return p, nil
+	v := SessionView{Provenance: p, PendingTotal: int(asInt(get("pending_total"))), CategoryName: optString(get("category_name"))}
+	for _, raw := range list(get("pending")) {
+		if node, ok := raw.(neo4j.Node); ok {
+			v.Pending = append(v.Pending, nodeMessage(node.Props))
+		}
+	}
+	return v, nil
 }
 
 func list(v any) []any {

@@ -22,9 +22,25 @@ type Provenance struct {
 // over the hierarchy's sessions is what makes uncle edges widen the record both ways: each end's
 // walk reaches the other's roots.
 func (s *Store) SessionProvenance(ctx context.Context, id int64) (Provenance, error) {
-	p, err := s.provenance(ctx, id)
+	v, err := s.SessionView(ctx, id, 0)
+	return v.Provenance, err
+}
+
+// SessionView is a session's provenance with what get_session shows beside it, read by the
+// same statement: the head of its pending queue and its category's name.
+type SessionView struct {
+	Provenance
+	Pending      []*session.Message // the first pending messages, by position
+	PendingTotal int
+	CategoryName *string // nil without a category, or when the category is gone
+}
+
+// SessionView reads a session's provenance, the first queuePreview pending messages of its
+// queue and its category's name in one statement: one round trip, one moment.
+func (s *Store) SessionView(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
+	v, err := s.view(ctx, id, queuePreview)
 	if err != nil {
-		return Provenance{}, fmt.Errorf("provenance of session %d: %w", id, err)
+		return SessionView{}, fmt.Errorf("provenance of session %d: %w", id, err)
 	}
-	return p, nil
+	return v, nil
 }

@@ -148,6 +148,54 @@ func (f fleet) edge(t *testing.T, ops *orchestrator.Service, senior, junior stri
 	}
 }
 
+// The junior J's upward side is the large one (its one senior P has a chain of 20 uncle seniors
+// and 20 more beside it) while the senior A has just two juniors: a search that picks its side by
+// a cheap estimate may well walk the large side. Whatever side it takes, the answer must be
+// exact, down to the far end of the chain.
+func TestReachabilityIsExactWhenTheSearchedSideIsTheLargeOne(t *testing.T) {
+	ops, store := setup(t)
+	const chain, fan = 20, 20
+	lopsided := func(t *testing.T) fleet {
+		f := build(t, store, "A P", [2]string{"A", "A1"}, [2]string{"A", "A2"}, [2]string{"P", "J"})
+		below := "P"
+		for i := 1; i <= chain; i++ {
+			n := fmt.Sprint("S", i)
+			f[n] = graphtest.Session(t, store, nil).ID
+			f.edge(t, ops, n, below)
+			below = n
+		}
+		for i := 1; i <= fan; i++ {
+			n := fmt.Sprint("W", i)
+			f[n] = graphtest.Session(t, store, nil).ID
+			f.edge(t, ops, n, "P")
+		}
+		return f
+	}
+	far := fmt.Sprint("S", chain)
+	tests := []struct {
+		name           string
+		linked         bool // A → the far end of the chain, so A reaches J through it
+		senior, junior string
+		want           orchestrator.UncleOutcome
+	}{
+		{name: "already senior through the far end of the large side", linked: true, senior: "A", junior: "J", want: orchestrator.UncleAlready},
+		{name: "created after searching the whole large side without a hit", senior: "A", junior: "J", want: orchestrator.UncleCreated},
+		{name: "would create a cycle: the junior reaches the senior through the large side", linked: true, senior: "J", junior: "A", want: orchestrator.UncleCycle},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := lopsided(t)
+			if tt.linked {
+				f.edge(t, ops, "A", far)
+			}
+			if got := uncle(t, ops, f, tt.senior, tt.junior); got != tt.want {
+				t.Fatalf("%s→%s: %s, want %s", tt.senior, tt.junior, got, tt.want)
+			}
+			assertAcyclic(t, store)
+		})
+	}
+}
+
 func TestCycleAttemptsOfLength2To4AreRefused(t *testing.T) {
 	ops, store := setup(t)
 	for length := 2; length <= 4; length++ {

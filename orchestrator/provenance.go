@@ -28,12 +28,30 @@ func (s *Service) Admin(ctx context.Context) (roster.User, bool, error) {
 // anywhere in it marked here or elsewhere, the roster's names and notes for the authors, and
 // the channels capture cannot see. Every surface renders from this one record.
 func (s *Service) Provenance(ctx context.Context, id int64) (provenance.Record, error) {
-	p, err := s.store.SessionProvenance(ctx, id)
+	v, err := s.SessionView(ctx, id, 0)
+	return v.Record, err
+}
+
+// SessionView is a session's provenance record with what get_session shows beside it, all read
+// in one statement: the first pending messages of its queue, how many are pending, and the name
+// of its category (nil without one, or when it is gone).
+type SessionView struct {
+	Record       provenance.Record
+	Pending      []*session.Message
+	PendingTotal int
+	CategoryName *string
+}
+
+// SessionView reads a session's provenance record, its first queuePreview pending messages and
+// its category's name in one round trip.
+func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
+	v, err := s.store.SessionView(ctx, id, queuePreview)
 	if err != nil {
-		return provenance.Record{}, err
+		return SessionView{}, err
 	}
-	s.obs.ObserveWalk(len(p.Hierarchy.Nodes), p.Hierarchy.Truncated)
-	return provenance.Gather(p.Session, p.Hierarchy, p.Messages, p.Users, s.admin), nil
+	s.obs.ObserveWalk(len(v.Hierarchy.Nodes), v.Hierarchy.Truncated)
+	return SessionView{Record: provenance.Gather(v.Session, v.Hierarchy, v.Messages, v.Users, s.admin),
+		Pending: v.Pending, PendingTotal: v.PendingTotal, CategoryName: v.CategoryName}, nil
 }
 
 // PromptBlocks is what the session runner appends after <session-notes> on the initial spawn

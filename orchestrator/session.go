@@ -31,6 +31,15 @@ func (s *Service) Resolve(ctx context.Context, key string) (int64, error) {
 	return s.store.ResolveSlug(ctx, key)
 }
 
+// ID is the session id key names, for a read that says itself when the session is missing: an
+// id is taken as given (no round trip to check it first), a slug is looked up.
+func (s *Service) ID(ctx context.Context, key string) (int64, error) {
+	if id, ok := session.ParseID(key); ok {
+		return id, nil
+	}
+	return s.Resolve(ctx, key)
+}
+
 // Get reads a session.
 func (s *Service) Get(ctx context.Context, id int64) (*session.Session, error) {
 	return s.store.GetSession(ctx, id)

@@ -1,7 +1,8 @@
 // SessionProvenance: a session (by id) with its whole provenance in
 // one statement — the bounded lineage walk of package lineage (the specification; a property
-// test holds this statement to it), every human message said anywhere in the walked graph, and
-// the roster — so a read is one round trip.
+// test holds this statement to it), every human message said anywhere in the walked graph, the
+// roster, and what get_session shows beside them (the head of its queue, its category's name) —
+// so a read is one round trip.
 //   origin: the spawn chain upward, at most $max_depth steps (one more is read to tell a cut
 //     chain from a complete one).
 //   up: breadth-first over spawn and uncle edges; a level that would pass $max_depth or
@@ -11,12 +12,15 @@
 //     juniors by id, admitted until $max_nodes, $max_depth levels deep; each junior is drawn
 //     under its spawn parent when that reached it, else the lowest-id uncle that did.
 // The top-k per level is a constant ($max_nodes + 1), sliced to what can still be admitted.
-// Params: $id (integer), $max_depth, $max_nodes.
+// Params: $id (integer), $max_depth, $max_nodes, $pending (the pending status), $queue_preview
+// (how many pending messages to return; 0 for none).
 // Returns: zero rows when no session has the id, else one row {s, origin, roots, truncated,
 // nodes: [{id, title, agent_root, status, genesis, scheduling_class, parent_id, uncle_ids, depth,
 // under}] in walk order, messages: [{id, session_id, author, channel, content, occurred_at,
 // entry_point, slack_user_id, slack_channel, slack_permalink}] chronological, users: [{key,
-// display_name, email, slack_user_ids, notes, created_at, updated_at}] by key}.
+// display_name, email, slack_user_ids, notes, created_at, updated_at}] by key, pending_total,
+// pending: the first $queue_preview pending message nodes by position, category_name: null
+// when the session has no category or it is gone}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH chain = (:Session)-[:SPAWNED*1..9]->(s)
 WITH s, chain ORDER BY length(chain) DESC LIMIT 1
@@ -85,4 +89,12 @@ RETURN s, origin.id AS origin, [r IN roots | r.id] AS roots, truncated,
     MATCH (u:User)
     WITH u ORDER BY u.key
     RETURN u{.key, .display_name, .email, .slack_user_ids, .notes, .created_at, .updated_at}
-  } AS users
+  } AS users,
+  COUNT { (s)-[:HAS_MESSAGE]->(m:EnqueuedMessage) WHERE m.status = $pending } AS pending_total,
+  COLLECT {
+    MATCH (s)-[:HAS_MESSAGE]->(m:EnqueuedMessage)
+    WHERE m.status = $pending
+    WITH m ORDER BY m.position, m.id LIMIT $queue_preview
+    RETURN m
+  } AS pending,
+  COLLECT { MATCH (c:Category {id: s.category_id}) RETURN c.name }[0] AS category_name

@@ -45,18 +45,22 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if !c.args.has("id") && c.args.has("session_id") {
 		idArg = "session_id"
 	}
-	id, err := c.selfID(ctx, idArg)
+	id, err := c.viewID(ctx, idArg)
 	if err != nil {
 		return "", err
 	}
-	v, err := readSessionView(ctx, c, id)
+	v, err := c.h.ops.SessionView(ctx, id, queuePreviewCount)
 	if err != nil {
-		return "", err
+		return "", sessionNotFound(err, id)
 	}
-	verbose, s := c.args.flag("verbose"), v.rec.Session
+	verbose, s := c.args.flag("verbose"), v.Record.Session
+	var categories map[int64]string
+	if s.CategoryID != nil && v.CategoryName != nil {
+		categories = map[int64]string{*s.CategoryID: *v.CategoryName}
+	}
 	var b doc
 	b.heading(2, "Session: "+oneLine(s.DisplayTitle()))
-	writeBasics(&b, s, v.categories)
+	writeBasics(&b, s, categories)
 	writeExecution(&b, s)
 	writePrompt(&b, s, verbose)
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
@@ -67,8 +71,8 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if verbose {
 		budget = provenance.Uncut
 	}
-	b.line(provenance.Sections(v.rec, budget))
-	writeQueue(&b, v.pending, v.total)
+	b.line(provenance.Sections(v.Record, budget))
+	writeQueue(&b, v.Pending, v.PendingTotal)
 	writeTimestamps(&b, s)
 	if err := writeTranscript(ctx, &b, c, s); err != nil {
 		return "", err
@@ -79,39 +83,6 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// sessionView is everything get_session renders that is read from the store.
-type sessionView struct {
-	rec        provenance.Record
-	pending    []*session.Message
-	total      int
-	categories map[int64]string
-}
-
-// readSessionView reads the queue beside the provenance rather than after it: two round trips
-// in the time of one. A key naming no session fails both; the provenance error is the one said.
-func readSessionView(ctx context.Context, c *call, id int64) (sessionView, error) {
-	type queueRead struct {
-		pending []*session.Message
-		total   int
-		err     error
-	}
-	queued := make(chan queueRead, 1)
-	go func() {
-		p, n, err := c.h.ops.PendingMessages(ctx, id, queuePreviewCount)
-		queued <- queueRead{p, n, err}
-	}()
-	rec, err := c.h.ops.Provenance(ctx, id)
-	q := <-queued
-	if err != nil {
-		return sessionView{}, sessionNotFound(err, id)
-	}
-	if q.err != nil {
-		return sessionView{}, q.err
-	}
-	names, err := c.categoryNames(ctx, rec.Session.CategoryID != nil)
-	return sessionView{rec: rec, pending: q.pending, total: q.total, categories: names}, err
 }
 
 var genesisLabels = map[session.Genesis]string{

@@ -65,6 +65,15 @@ func (c *call) selfID(ctx context.Context, k string) (int64, error) {
 	return 0, fail("Missing required parameter: %s. This connection's URL names no session_id, so it cannot default to the calling session; pass your own session id.", k)
 }
 
+// viewID is selfID for a tool whose one read says itself when the session is missing: an id is
+// taken as given rather than checked by a round trip of its own first.
+func (c *call) viewID(ctx context.Context, k string) (int64, error) {
+	if id, ok := session.ParseID(c.args.text(k)); ok {
+		return id, nil
+	}
+	return c.selfID(ctx, k)
+}
+
 // selfSession reads the session selfID names.
 func (c *call) selfSession(ctx context.Context, k string) (*session.Session, error) {
 	id, err := c.selfID(ctx, k)

@@ -70,7 +70,8 @@ func (h *Handler) createSession(c *gin.Context) error {
 }
 
 func (h *Handler) showSession(c *gin.Context) error {
-	sessionID, err := h.sessionID(c)
+	// The one read below says itself when the session is missing.
+	sessionID, err := h.ops.ID(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
