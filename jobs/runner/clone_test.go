@@ -1,4 +1,4 @@
-package runner
+package runner_test
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/jobs/runner"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -28,14 +28,12 @@ func TestACancelledCloneTakesItsWholeProcessGroupWithIt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(ssh), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{opt: Options{Environ: func() []string { return []string{"PATH=" + bin + ":" + os.Getenv("PATH")} }}}
-	root := t.TempDir()
-	ws := workspace{root: root, clone: filepath.Join(root, "repo")}
+	environ := func() []string { return []string{"PATH=" + bin + ":" + os.Getenv("PATH")} }
 	sess := &session.Session{ID: 1, GitRoot: "ssh://git.invalid/r.git", Branch: "main"}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- r.clone(ctx, sess, ws) }()
+	go func() { done <- runner.CloneForTest(ctx, environ, sess, t.TempDir()) }()
 	child := waitPID(t, filepath.Join(pids, "child"))
 	parent := waitPID(t, filepath.Join(pids, "ssh"))
 	cancel()
@@ -46,19 +44,11 @@ func TestACancelledCloneTakesItsWholeProcessGroupWithIt(t *testing.T) {
 		if !errors.As(err, &f) || f.Reason != orchestrator.FailureGitClone {
 			t.Fatalf("a cancelled clone is a clone failure, got %v", err)
 		}
-	case <-time.After(cloneWaitDelay + 10*time.Second):
+	case <-time.After(runner.CloneWaitDelay + 10*time.Second):
 		t.Fatal("the cancelled clone never returned")
 	}
-	for name, pid := range map[string]int{"the stand-in ssh": parent, "its child": child} {
-		deadline := time.Now().Add(5 * time.Second)
-		for !exited(pid) {
-			if time.Now().After(deadline) {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-				t.Fatalf("%s (pid %d) outlived the cancelled clone", name, pid)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	waitGone(t, parent) // the stand-in ssh
+	waitGone(t, child)  // and what it started
 }
 
 // waitPID reads the pid a stand-in process wrote to path, once it has.
@@ -75,14 +65,4 @@ func waitPID(t *testing.T, path string) int {
 	}
 	t.Fatalf("no pid in %s: git never ran the stand-in ssh", path)
 	return 0
-}
-
-// exited reports whether pid is gone or a zombie nobody has reaped yet.
-func exited(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	_, rest, _ := strings.Cut(string(stat), ") ")
-	return strings.HasPrefix(rest, "Z")
 }
