@@ -113,8 +113,11 @@ func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 			// Asynq polls an empty queue every 0.5–1.5 s by default; a human waiting for an
 			// agent to start notices that, and a poll is one cheap Redis call.
 			TaskCheckInterval: pollInterval,
-			BaseContext:       func() context.Context { return context.WithValue(base, workerKey{}, base) },
-			Logger:            asynqLogger{w.log.With("lane", lane)},
+			// A scheduled task (a drain, a retry after trouble, a clone cleanup) is moved to its
+			// queue within a second of being due rather than Asynq's default five.
+			DelayedTaskCheckInterval: time.Second,
+			BaseContext:              func() context.Context { return context.WithValue(base, workerKey{}, base) },
+			Logger:                   asynqLogger{w.log.With("lane", lane)},
 		})
 		if err := srv.Start(w.muxes[lane]); err != nil {
 			for _, s := range servers {

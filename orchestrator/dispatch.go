@@ -35,6 +35,7 @@ type pendingDispatch struct {
 	Reason    string // the RunSession reason: start, follow_up
 	Attempts  int    // how often the sweep queued it again
 	CreatedAt string
+	DueAt     string // RFC 3339: a job scheduled for later (a retry after trouble); "" is now
 }
 
 func (s *Service) newPending(taskID, prompt, reason string) map[string]any {
@@ -43,7 +44,11 @@ func (s *Service) newPending(taskID, prompt, reason string) map[string]any {
 }
 
 func (p pendingDispatch) bag() map[string]any {
-	return map[string]any{"task_id": p.TaskID, "prompt": p.Prompt, "reason": p.Reason, "attempts": p.Attempts, "created_at": p.CreatedAt}
+	m := map[string]any{"task_id": p.TaskID, "prompt": p.Prompt, "reason": p.Reason, "attempts": p.Attempts, "created_at": p.CreatedAt}
+	if p.DueAt != "" {
+		m["due_at"] = p.DueAt
+	}
+	return m
 }
 
 // pendingOf reads the session's pending dispatch.
@@ -54,7 +59,13 @@ func pendingOf(u *session.Session) (pendingDispatch, bool) {
 	}
 	str := func(k string) string { v, _ := m[k].(string); return v }
 	return pendingDispatch{TaskID: str("task_id"), Prompt: str("prompt"), Reason: str("reason"),
-		Attempts: session.BagInt(m, "attempts"), CreatedAt: str("created_at")}, true
+		Attempts: session.BagInt(m, "attempts"), CreatedAt: str("created_at"), DueAt: str("due_at")}, true
+}
+
+// due is when the dispatch's job is due; zero is now.
+func (p pendingDispatch) due() time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, p.DueAt)
+	return t
 }
 
 // taskID is the job the dispatch waits for; a start recorded with the new session uses the
@@ -69,7 +80,7 @@ func (p pendingDispatch) taskID(sessionID int64) string {
 func (s *Service) dispatch(ctx context.Context, sessionID int64, h *handOff) error {
 	ctx, cancel := afterCommit(ctx)
 	defer cancel()
-	_, err := s.queue.EnqueueRunSession(ctx, tasks.RunSession{SessionID: sessionID, Prompt: h.prompt, Reason: h.reason}, h.taskID)
+	_, err := s.queue.EnqueueRunSession(ctx, tasks.RunSession{SessionID: sessionID, Prompt: h.prompt, Reason: h.reason, At: h.at}, h.taskID)
 	if err == nil || errors.Is(err, tasks.ErrDuplicate) {
 		return nil
 	}

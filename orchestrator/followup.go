@@ -222,6 +222,7 @@ func claimForInterrupt(q *graph.MessageQueue, t target) (*session.Message, error
 type handOff struct {
 	taskID, prompt, reason string
 	message                *session.Message // the claimed message it delivers; nil on the direct path
+	at                     time.Time        // when the job is due; zero is now
 }
 
 func newHandOff(u *session.Session, reason, prompt string) *handOff {

@@ -282,7 +282,7 @@ func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, 
 			u.Metadata[session.MetaFailureReason] = fmt.Sprintf("Never delivered: the agent job of its %s was lost %d times", p.Reason, failed)
 			return s.applyEvent(u, session.EventFail, "Cannot fail")
 		}
-		h = &handOff{taskID: tasks.RunSessionTaskID(u.ID, p.Reason+"-"+token), prompt: p.Prompt, reason: p.Reason}
+		h = &handOff{taskID: tasks.RunSessionTaskID(u.ID, p.Reason+"-"+token), prompt: p.Prompt, reason: p.Reason, at: p.due()}
 		p.TaskID, p.Attempts = h.taskID, p.Attempts+1
 		u.Metadata[session.MetaPendingDispatch] = p.bag()
 		u.JobID = &h.taskID

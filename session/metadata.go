@@ -25,8 +25,12 @@ const (
 	MetaPendingDispatch = "pending_dispatch"
 	// MetaPendingEffects holds the after-commit effects of committed transitions not yet run;
 	// MetaTransitionSeq numbers the session's transitions, so each batch has a stable id.
-	MetaPendingEffects       = "pending_effects"
-	MetaTransitionSeq        = "transition_seq"
+	MetaPendingEffects = "pending_effects"
+	MetaTransitionSeq  = "transition_seq"
+	// MetaTrouble describes the trouble the last turn hit and its scheduled retry;
+	// MetaTroubleRetries counts retries in a row per trouble class. A clean turn clears both.
+	MetaTrouble              = "trouble"
+	MetaTroubleRetries       = "trouble_retries"
 	MetaJobStartedAt         = "job_started_at"
 	MetaInterruptRequestedAt = "interrupt_requested_at"
 	MetaActivePrompt         = "active_follow_up_prompt"

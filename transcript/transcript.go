@@ -40,6 +40,8 @@ type Event struct {
 	Usage *Usage
 	// ThreadID is a conversation id the runtime announced (Codex mints its own).
 	ThreadID string
+	// Error is the failure the line reports in the runtime's own words (see Diagnose).
+	Error string
 }
 
 // Parse reads one line. line is its 1-based number in the file, from which a request id is
@@ -55,6 +57,7 @@ func Parse(sessionID int64, line int, raw []byte) Event {
 		ev.ThreadID, _ = m["thread_id"].(string)
 	}
 	ev.Usage = usageOf(m, sessionID, line)
+	ev.Error = errorText(m)
 	return ev
 }
 

@@ -225,7 +225,7 @@ func (e *env) newRunner(t *testing.T, o envOptions, runs *metrics.Runs) *runner.
 	r, err := runner.New(e.ops, e.queue, logger(), runner.Options{
 		DataDir: e.dataDir, PublicURL: e.srv.URL, APIKey: apiKey, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
-		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets,
+		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond,
 		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
 	})
 	if err != nil {

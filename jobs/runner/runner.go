@@ -55,6 +55,9 @@ type Options struct {
 	Environ      func() []string // the agent's base environment (os.Environ)
 	Host         string          // this machine (os.Hostname): processes are only signalled here
 	Runs         *metrics.Runs   // nil records nothing
+	// RetryBase is the first back-off after an overloaded or failing model API (30 s; each retry
+	// waits four times longer) and the margin added to a rate limit's announced reset.
+	RetryBase time.Duration
 }
 
 // Runner executes session turns. It is safe for concurrent use.
@@ -77,6 +80,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.TermGrace = cmp.Or(o.TermGrace, 5*time.Second)
 	o.SweepEvery = cmp.Or(o.SweepEvery, time.Minute)
 	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
+	o.RetryBase = cmp.Or(o.RetryBase, 30*time.Second)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}

@@ -29,6 +29,7 @@ type stream struct {
 	line     int // lines in the file so far: a line's number is stable across re-reads
 	usages   []transcript.Usage
 	threadID string
+	lastErr  string // the last failure the runtime reported in its stream
 	reader   io.Closer
 }
 
@@ -89,6 +90,9 @@ func (s *stream) append(line []byte) error {
 	}
 	if ev.ThreadID != "" {
 		s.threadID = ev.ThreadID
+	}
+	if ev.Error != "" {
+		s.lastErr = ev.Error
 	}
 	return nil
 }
@@ -171,6 +175,13 @@ func (s *stream) take() ([]transcript.Usage, string) {
 	u := s.usages
 	s.usages = nil
 	return u, s.threadID
+}
+
+// reportedError is the last failure the runtime reported in this turn's output ("" if none).
+func (s *stream) reportedError() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastErr
 }
 
 // giveBack returns usage whose recording failed, to be tried again.

@@ -194,16 +194,20 @@ func (t *turn) lostOnce(ctx context.Context) string {
 	return "the session was handed to job " + derefString(cur.RunningJobID)
 }
 
-// exited classifies the process's end: a clean exit ends the turn (next queued message, or
-// needs_input); any other exit fails the session with process_failed.
+// exited classifies the process's end: trouble the runtime reported (even with a clean exit:
+// Pi exits 0 when its model call failed) is retried or failed per its class (trouble.go); a
+// clean exit ends the turn (next queued message, or needs_input); any other exit fails the
+// session with process_failed.
 func (t *turn) exited(ctx context.Context) string {
 	t.settle(ctx)
+	if outcome, handled := t.trouble(ctx); handled {
+		return outcome
+	}
 	if t.proc.state.Success() {
 		end, err := t.r.ops.FinishTurn(ctx, t.sess.ID, t.taskID)
 		return t.ended(string(end), err)
 	}
-	details := map[string]any{session.MetaExitStatus: exitStatus(t.proc), session.MetaFailureDetail: t.proc.stderrTail()}
-	return t.fail(ctx, orchestrator.Failure{Reason: orchestrator.FailureProcess, Details: details,
+	return t.fail(ctx, orchestrator.Failure{Reason: orchestrator.FailureProcess, Details: t.exitDetails(),
 		Message: fmt.Sprintf("the %s CLI exited with %s", t.rt.label, t.proc.state)})
 }
 

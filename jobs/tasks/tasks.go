@@ -41,7 +41,9 @@ const TypeRunSession = "session:run"
 type RunSession struct {
 	SessionID int64  `json:"session_id"`
 	Prompt    string `json:"prompt"`
-	Reason    string `json:"reason"` // start, follow_up, drain, recovery
+	Reason    string `json:"reason"` // start, follow_up, drain, recovery, retry
+	// At is when the turn is due (a retry after trouble); zero is now.
+	At time.Time `json:"at,omitzero"`
 }
 
 // RunSessionTaskID is the deterministic id of a session's first run, so a replayed enqueue of
@@ -62,8 +64,11 @@ func NewRunSessionTask(p RunSession, taskID string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode run-session payload: %w", err)
 	}
-	return asynq.NewTask(TypeRunSession, b, asynq.Queue(LaneAgents), asynq.TaskID(taskID), asynq.MaxRetry(0),
-		asynq.Timeout(MaxTurn)), nil
+	opts := []asynq.Option{asynq.Queue(LaneAgents), asynq.TaskID(taskID), asynq.MaxRetry(0), asynq.Timeout(MaxTurn)}
+	if !p.At.IsZero() {
+		opts = append(opts, asynq.ProcessAt(p.At))
+	}
+	return asynq.NewTask(TypeRunSession, b, opts...), nil
 }
 
 // TypeDrainMessages delivers the next queued message of a session that rests in needs_input

@@ -8,6 +8,10 @@
 //	SLEEP <seconds>           sleep (fractions allowed)
 //	EXIT <code>               exit with the code
 //	BIGLINE <bytes>           print one stdout line of that many bytes
+//	FAIL <class> [always]     end the turn the way the real CLI does on that trouble (rate_limit,
+//	                          overloaded, auth, context: the runtime's own error lines and exit
+//	                          code; crash: SIGKILL itself); "always" makes every later turn in
+//	                          this working directory fail the same way
 //
 // Like the real CLIs it ends gracefully on SIGTERM: the action under way finishes (a tool call
 // prints its result), a sleep is cut short, and it exits with 143.
@@ -49,7 +53,11 @@ func main() {
 	signal.Notify(out.term, syscall.SIGTERM)
 	out.start()
 	code := 0
-	for _, line := range strings.Split(inv.prompt, "\n") {
+	lines := strings.Split(inv.prompt, "\n")
+	if class, err := os.ReadFile(failMarker); err == nil {
+		lines = []string{"FAIL " + string(class)}
+	}
+	for _, line := range lines {
 		if c, stop := out.act(strings.TrimSpace(line)); stop {
 			code = c
 			break
@@ -134,9 +142,62 @@ func logInvocation(inv invocation) {
 
 // printer writes events in the invoking runtime's format.
 type printer struct {
-	inv  invocation
-	enc  *json.Encoder
-	term chan os.Signal // SIGTERM, once received
+	inv    invocation
+	enc    *json.Encoder
+	term   chan os.Signal // SIGTERM, once received
+	failed bool           // the turn ended on trouble: no success result
+}
+
+// failMarker, in the working directory, makes every turn fail the way FAIL … always said.
+const failMarker = ".fakeagent-fail"
+
+// troubleWords are each trouble's words in each runtime's dialect.
+var troubleWords = map[string]map[string]string{
+	"claude_code": {
+		"rate_limit": "Claude AI usage limit reached|%d",
+		"overloaded": `API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+		"auth":       "Invalid API key · Please run /login",
+		"context":    "Prompt is too long",
+	},
+	"codex": {
+		"rate_limit": "You've hit your usage limit. Upgrade to Pro or try again in 1s.",
+		"overloaded": "unexpected status 503 Service Unavailable: upstream connect error",
+		"auth":       "unexpected status 401 Unauthorized: Missing bearer authentication in header",
+		"context":    "Codex ran out of room in the model's context window. Start a new conversation or clear earlier history before retrying.",
+	},
+	"pi": {
+		"rate_limit": `429 {"type":"error","error":{"type":"rate_limit_error"}} retry after 1 seconds`,
+		"overloaded": `529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+		"auth":       `401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`,
+		"context":    "prompt is too long: 210000 tokens > 200000 maximum",
+	},
+}
+
+// fail ends the turn on trouble as the runtime would, and returns its exit code.
+func (p *printer) fail(class string) int {
+	p.failed = true
+	if class == "crash" {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	}
+	words := troubleWords[p.inv.runtime][class]
+	if strings.Contains(words, "%d") {
+		words = fmt.Sprintf(words, time.Now().Add(time.Second).Unix())
+	}
+	switch p.inv.runtime {
+	case "codex":
+		p.emit(map[string]any{"type": "error", "message": words})
+		p.emit(map[string]any{"type": "turn.failed", "error": map[string]any{"message": words}})
+		return 1
+	case "pi": // Pi exits 0 even when the model call failed
+		p.emit(map[string]any{"type": "message_end", "message": map[string]any{"role": "assistant", "stopReason": "error", "errorMessage": words}})
+		p.emit(map[string]any{"type": "agent_end"})
+		return 0
+	}
+	if class == "overloaded" {
+		p.emit(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": words}}}})
+	}
+	p.emit(map[string]any{"type": "result", "subtype": "success", "is_error": true, "result": words, "session_id": p.inv.sessionID})
+	return 1
 }
 
 func newPrinter(inv invocation) *printer {
@@ -203,6 +264,9 @@ func (p *printer) toolResult(tool string, args json.RawMessage, result string) {
 }
 
 func (p *printer) finish() {
+	if p.failed {
+		return
+	}
 	switch p.inv.runtime {
 	case "codex":
 		p.emit(map[string]any{"type": "turn.completed", "usage": map[string]any{"input_tokens": 300, "cached_input_tokens": 100, "output_tokens": 40}})
@@ -233,6 +297,12 @@ func (p *printer) act(line string) (code int, stop bool) {
 		}
 		_, _ = w.WriteString("\"}\n")
 		_ = w.Flush()
+	case "FAIL":
+		class, always, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if always == "always" {
+			_ = os.WriteFile(failMarker, []byte(class), 0o600)
+		}
+		return p.fail(class), true
 	case "EXIT":
 		code, _ = strconv.Atoi(strings.TrimSpace(rest))
 		fmt.Fprintf(os.Stderr, "fakeagent: exiting with %d as instructed\n", code)

@@ -1,0 +1,112 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zimmerhq/zimmer/jobs/tasks"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// A turn that ends in passing trouble (a rate limit, an overloaded API, a crash) is not a
+// failure: the session sleeps in waiting and the same conversation continues at a set time, as
+// often as the runner's budget for that kind of trouble allows. Only then, or for trouble time
+// does not cure, does the session fail, with a reason a human can act on.
+
+// ErrRetryBudgetSpent means the trouble has been retried as often as its budget allows.
+var ErrRetryBudgetSpent = errors.New("the retry budget for this trouble is spent")
+
+// TroubleRetryPrompt continues a conversation whose turn was cut off by trouble.
+const TroubleRetryPrompt = "SYSTEM_RECOVERY: your previous turn was cut off by a transient problem with the model provider " +
+	"(%s). It has passed; continue exactly where you left off. Do not redo work that is already done."
+
+// Retry is a turn's trouble and when to try again.
+type Retry struct {
+	Class  string    // the trouble's class (transcript.Trouble*)
+	At     time.Time // when the next attempt is due
+	Budget int       // attempts allowed for this class in a row
+	Text   string    // the runtime's words, for the timeline
+}
+
+// RetryOutcome is what RetryTurn decided.
+type RetryOutcome struct {
+	Attempt int       // this retry's number, from 1
+	At      time.Time // when it is due
+	TaskID  string
+}
+
+// RetryTurn ends the owned turn in trouble and schedules the conversation to continue at r.At:
+// the session sleeps in waiting, its next job recorded as a pending dispatch due then (the sweep
+// queues it again if the queue loses it; a follow-up meanwhile takes over sooner). When the
+// class has been retried r.Budget times in a row it changes nothing and returns
+// ErrRetryBudgetSpent. The session never rests, so the pause it passes through carries none of
+// a rest's effects (no needs_input triggers, pushes or drain).
+func (s *Service) RetryTurn(ctx context.Context, sessionID int64, taskID string, r Retry) (RetryOutcome, error) {
+	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
+	var out RetryOutcome
+	var h *handOff
+	_, err := s.updateOwned(ctx, sessionID, taskID, func(u *session.Session) error {
+		retries, _ := u.Metadata[session.MetaTroubleRetries].(map[string]any)
+		if retries == nil {
+			retries = map[string]any{}
+		}
+		n := session.BagInt(retries, r.Class)
+		if n >= r.Budget {
+			return ErrRetryBudgetSpent
+		}
+		rested := len(batchesOf(u))
+		if err := s.applyEvent(u, session.EventPause, "Cannot retry"); err != nil {
+			return err
+		}
+		if err := s.applyEvent(u, session.EventSleep, "Cannot retry"); err != nil {
+			return err
+		}
+		setBatches(u, batchesOf(u)[:rested])
+		prompt := retryPrompt(u, r.Class)
+		clearTurn(u)
+		retries[r.Class] = n + 1
+		u.Metadata[session.MetaTroubleRetries] = retries
+		u.Metadata[session.MetaTrouble] = map[string]any{"class": r.Class, "attempt": n + 1, "budget": r.Budget,
+			"retry_at": r.At.UTC().Format(time.RFC3339), "message": r.Text}
+		h = &handOff{taskID: tasks.RunSessionTaskID(u.ID, "retry-"+token), reason: "retry", at: r.At, prompt: prompt}
+		u.RunningJobID, u.JobID = nil, &h.taskID
+		u.Metadata[session.MetaNextTurnReason] = "retry"
+		p := pendingDispatch{TaskID: h.taskID, Prompt: h.prompt, Reason: h.reason,
+			CreatedAt: s.now().UTC().Format(time.RFC3339Nano), DueAt: r.At.UTC().Format(time.RFC3339Nano)}
+		u.Metadata[session.MetaPendingDispatch] = p.bag()
+		out = RetryOutcome{Attempt: n + 1, At: r.At, TaskID: h.taskID}
+		return nil
+	})
+	if err != nil {
+		return RetryOutcome{}, err
+	}
+	s.timeline(ctx, sessionID, session.LogWarning, fmt.Sprintf("The turn hit %s: %s. Continuing at %s (attempt %d of %d).",
+		troubleWords(r.Class), r.Text, r.At.UTC().Format("2006-01-02 15:04:05 UTC"), out.Attempt, r.Budget))
+	_ = s.dispatch(ctx, sessionID, h) // the hand-off is durable: the sweep queues a job not queued now
+	return out, nil
+}
+
+// retryPrompt continues the conversation, or re-sends the turn's prompt when the runtime never
+// started one.
+func retryPrompt(u *session.Session, class string) string {
+	if u.Flag(session.MetaRuntimeStarted) && u.RuntimeSessionID != nil {
+		return fmt.Sprintf(TroubleRetryPrompt, troubleWords(class))
+	}
+	return session.BagString(u.Metadata, session.MetaActivePrompt)
+}
+
+// troubleWords names a trouble class for people.
+func troubleWords(class string) string {
+	switch class {
+	case "rate_limit":
+		return "a rate limit or usage cap"
+	case "overloaded":
+		return "an overloaded or failing model API"
+	case "crash":
+		return "a crash of the agent CLI"
+	}
+	return class
+}
