@@ -47,6 +47,9 @@ type Config struct {
 	// 0600), asked before the environment. Read at every prepare, never logged.
 	SecretsFile   string
 	ShutdownGrace time.Duration
+	// WorkspaceBudget is the bytes the workspaces may take before clean clones of resting
+	// sessions are evicted (ZIMMER_WORKSPACE_BUDGET_GB); 0 means no budget.
+	WorkspaceBudget int64
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -55,7 +58,7 @@ var Variables = []string{
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
-	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE",
+	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -99,6 +102,13 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 	var err error
 	if c.SlackMappedOnly, err = flag(getenv, "ZIMMER_SLACK_MAPPED_ONLY"); err != nil {
 		return c, err
+	}
+	if raw := strings.TrimSpace(getenv("ZIMMER_WORKSPACE_BUDGET_GB")); raw != "" {
+		gb, err := strconv.ParseFloat(raw, 64)
+		if err != nil || gb < 0 || gb > 1<<20 {
+			return c, fmt.Errorf("%w: ZIMMER_WORKSPACE_BUDGET_GB=%q must be a number of gigabytes (e.g. 50), or 0 for no budget", ErrInvalid, raw)
+		}
+		c.WorkspaceBudget = int64(gb * (1 << 30))
 	}
 	return c, c.validate(requireKeys)
 }

@@ -50,6 +50,8 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"web password without user", map[string]string{"ZIMMER_WEB_PASSWORD": "pw"}, "ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD must be set together"},
 		{"web user with a colon", map[string]string{"ZIMMER_WEB_USER": "a:b", "ZIMMER_WEB_PASSWORD": "pw"}, "must not contain a colon"},
 		{"Slack mapped-only not a switch", map[string]string{"ZIMMER_SLACK_MAPPED_ONLY": "yes"}, `ZIMMER_SLACK_MAPPED_ONLY="yes" must be 1 or 0`},
+		{"workspace budget not a number", map[string]string{"ZIMMER_WORKSPACE_BUDGET_GB": "lots"}, `ZIMMER_WORKSPACE_BUDGET_GB="lots" must be a number of gigabytes`},
+		{"workspace budget negative", map[string]string{"ZIMMER_WORKSPACE_BUDGET_GB": "-1"}, `ZIMMER_WORKSPACE_BUDGET_GB="-1" must be a number of gigabytes`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +147,15 @@ func TestSecretsFileMustBeReadableByItsOwnerAlone(t *testing.T) {
 			t.Errorf("%s: accepted: %v", tt.path, err)
 		case tt.want != "" && (!errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("%s: want %q, got %v", tt.path, tt.want, err)
+		}
+	}
+}
+
+func TestTheWorkspaceBudgetIsReadInGigabytesAndUnsetMeansNone(t *testing.T) {
+	for raw, want := range map[string]int64{"": 0, "0": 0, "1.5": 3 << 29, " 50 ": 50 << 30} {
+		c, err := Load(envOf(map[string]string{"ZIMMER_WORKSPACE_BUDGET_GB": raw}), false)
+		if err != nil || c.WorkspaceBudget != want {
+			t.Errorf("%q: budget %d, %v; want %d", raw, c.WorkspaceBudget, err, want)
 		}
 	}
 }

@@ -16,3 +16,6 @@ func CloneForTest(ctx context.Context, environ func() []string, sess *session.Se
 
 // CloneWaitDelay is how long a killed clone's pipes are waited for.
 const CloneWaitDelay = cloneWaitDelay
+
+// DirSize is the bytes of the regular files under dir, as the workspace budget counts them.
+func DirSize(dir string) int64 { return dirSize(dir) }

@@ -55,6 +55,11 @@ type Options struct {
 	Environ      func() []string // the agent's base environment (os.Environ)
 	Host         string          // this machine (os.Hostname): processes are only signalled here
 	Runs         *metrics.Runs   // nil records nothing
+	// RetentionEvery is the retention tick (10 min); WorkspaceBudget, when above zero, is the
+	// bytes the workspaces may take before clean clones of resting sessions are evicted
+	// (ZIMMER_WORKSPACE_BUDGET_GB).
+	RetentionEvery  time.Duration
+	WorkspaceBudget int64
 	// RetryBase is the first back-off after an overloaded or failing model API (30 s; each retry
 	// waits four times longer) and the margin added to a rate limit's announced reset.
 	RetryBase time.Duration
@@ -81,6 +86,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.SweepEvery = cmp.Or(o.SweepEvery, time.Minute)
 	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
 	o.RetryBase = cmp.Or(o.RetryBase, 30*time.Second)
+	o.RetentionEvery = cmp.Or(o.RetentionEvery, 10*time.Minute)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -106,13 +112,15 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains, transitions' effects and clone cleanups on default, the orphan sweep on maintenance.
+// drains, transitions' effects and clone cleanups on default, the orphan sweep and retention on
+// maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
 	w.Handle(tasks.LaneDefault, tasks.TypeSessionEffects, r.HandleEffects)
 	w.Handle(tasks.LaneDefault, tasks.TypeCleanupClone, r.HandleCleanupClone)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+	w.Every(tasks.LaneMaintenance, tasks.TypeRetention, r.opt.RetentionEvery, r.HandleRetention)
 }
 
 // Outcomes of a run (the metrics' outcome label).

@@ -14,6 +14,10 @@ import (
 // recovery (the original's CleanupOrphanedSessionsJob).
 const TypeSweepOrphans = "sessions:sweep_orphans"
 
+// TypeRetention empties the trash past its window and keeps the data directory within bounds
+// (jobs/runner/retention.go).
+const TypeRetention = "sessions:retention"
+
 // Periodic is one job every worker's scheduler enqueues on a fixed cadence.
 type Periodic struct {
 	Type  string
