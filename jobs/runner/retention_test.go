@@ -127,7 +127,7 @@ func TestTheWorkspaceBudgetEvictsCleanClonesOfRestingSessionsOldestFirst(t *test
 	for _, id := range ids {
 		size += runner.DirSize(ws(id))
 	}
-	rep, err := budget(size-1).Retain(ctx)
+	rep, err := budget(size - 1).Retain(ctx)
 	if err != nil || rep.Evicted != 1 || exists(ws(oldest)) || !exists(ws(newest)) {
 		t.Fatalf("one short: %+v %v; oldest evicted %v, newest kept %v", rep, err, !exists(ws(oldest)), exists(ws(newest)))
 	}
