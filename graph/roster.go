@@ -157,7 +157,7 @@ func (s *Store) RecordHumanMessage(ctx context.Context, m roster.Message) (int64
 // HumanMessages returns every message said to any of the sessions, chronological.
 func (s *Store) HumanMessages(ctx context.Context, sessionIDs []int64) ([]roster.Message, error) {
 	out, err := read(ctx, s, "human_messages", func(tx txn) ([]roster.Message, error) {
-		return humanMessages(tx, sessionIDs)
+		return humanMessages(tx, sessionIDs, nil)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("human messages of %d sessions: %w", len(sessionIDs), err)
@@ -165,8 +165,10 @@ func (s *Store) HumanMessages(ctx context.Context, sessionIDs []int64) ([]roster
 	return out, nil
 }
 
-func humanMessages(tx txn, sessionIDs []int64) ([]roster.Message, error) {
-	recs, err := tx.collect("human_messages", queries.HumanMessages, map[string]any{"session_ids": sessionIDs})
+// humanMessages reads the messages said to the sessions; asOf is a time.Time (only those
+// recorded by then) or nil (all).
+func humanMessages(tx txn, sessionIDs []int64, asOf any) ([]roster.Message, error) {
+	recs, err := tx.collect("human_messages", queries.HumanMessages, map[string]any{"session_ids": sessionIDs, "as_of": asOf})
 	if err != nil {
 		return nil, err
 	}
