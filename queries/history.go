@@ -2,7 +2,8 @@ package queries
 
 import _ "embed" // the statements below are embedded strings
 
-// The statements of the lineage's history: retired uncle edges and the walk as of a time.
+// The statements of verifiable provenance: retired uncle edges and the walk as of a time, and the
+// hash chains of the human-message records.
 
 // RetireUncleEdge keeps a removed uncle edge as a former one.
 //
@@ -28,3 +29,28 @@ var AsOfJuniors string
 //
 //go:embed as_of_nodes.cypher
 var AsOfNodes string
+
+// LockHumanChain locks and reads where a new human-message record goes in its chains.
+//
+//go:embed lock_human_chain.cypher
+var LockHumanChain string
+
+// HumanChains reads human-message chains for verification.
+//
+//go:embed human_chains.cypher
+var HumanChains string
+
+// FleetChainHead reads the fleet-wide human-message chain head.
+//
+//go:embed fleet_chain_head.cypher
+var FleetChainHead string
+
+// UnchainedHumanMessages reads the records a migration must chain.
+//
+//go:embed unchained_human_messages.cypher
+var UnchainedHumanMessages string
+
+// ChainHumanMessages seals the records a migration chains.
+//
+//go:embed chain_human_messages.cypher
+var ChainHumanMessages string
