@@ -24,3 +24,14 @@ func (m *Metrics) RegisterProvenance() *Provenance {
 	m.Registry.MustRegister(p.ChainBreaks, p.ChainChecks)
 	return p
 }
+
+// credentials counts authenticated requests by the kind of credential they carried, so an
+// operator sees how much of the fleet still calls with the fleet key.
+func credentials(reg *prometheus.Registry) *prometheus.CounterVec {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zimmer_authenticated_requests_total",
+		Help: "Authenticated REST and MCP requests by surface (rest, mcp) and credential (fleet_key, session_token).",
+	}, []string{"surface", "credential"})
+	reg.MustRegister(c)
+	return c
+}

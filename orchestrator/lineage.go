@@ -45,6 +45,7 @@ func (s *Service) decideUncle(ctx context.Context, juniorID int64, acting, sourc
 	if !ok {
 		return UncleNoActor
 	}
+	source = sourceWithCredential(ctx, source)
 	res, err := s.store.RecordUncleEdge(ctx, actor, juniorID, source)
 	if err != nil {
 		s.log.Warn(fmt.Sprintf("Could not record #%d → #%d: %v", actor, juniorID, err), "session_id", juniorID)
@@ -97,6 +98,9 @@ type RemovedUncle struct {
 // edge, so the lineage as of an earlier time can be read) and logs it on both timelines. A miss
 // is an error (never a silent success), with a hint when the edge points the other way.
 func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (RemovedUncle, error) {
+	if err := s.vouch(ctx, "acting_session_id", p.Acting); err != nil {
+		return RemovedUncle{}, err
+	}
 	junior, err := s.store.GetSession(ctx, p.Junior)
 	if err != nil {
 		return RemovedUncle{}, err

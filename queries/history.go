@@ -2,8 +2,8 @@ package queries
 
 import _ "embed" // the statements below are embedded strings
 
-// The statements of verifiable provenance: retired uncle edges and the walk as of a time, and the
-// hash chains of the human-message records.
+// The statements of verifiable provenance: retired uncle edges and the walk as of a time, the
+// hash chains of the human-message records, and the sessions' capability tokens.
 
 // RetireUncleEdge keeps a removed uncle edge as a former one.
 //
@@ -54,3 +54,23 @@ var UnchainedHumanMessages string
 //
 //go:embed chain_human_messages.cypher
 var ChainHumanMessages string
+
+// IssueSessionToken gives a session a new capability token.
+//
+//go:embed issue_session_token.cypher
+var IssueSessionToken string
+
+// SessionByToken finds the session a token authenticates as.
+//
+//go:embed session_by_token.cypher
+var SessionByToken string
+
+// RevokeSessionToken removes a session's token.
+//
+//go:embed revoke_session_token.cypher
+var RevokeSessionToken string
+
+// SpawnedBy checks descent over spawn edges.
+//
+//go:embed spawned_by.cypher
+var SpawnedBy string

@@ -125,13 +125,8 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
 		DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
-	var apiKey string
-	if len(cfg.APIKeys) > 0 {
-		apiKey = cfg.APIKeys[0]
-	} else {
-		log.Warn("API_KEYS is empty: the MCP entries injected into sessions will call Zimmer without a key")
-	}
-	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL, APIKey: apiKey,
+	// The injected MCP entries carry each session's own token: the fleet's keys stay here.
+	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
 		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
 		Runs: m.RegisterRuns()})
