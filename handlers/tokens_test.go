@@ -41,6 +41,10 @@ func TestASessionTokenCannotActAsAnotherSessionOverREST(t *testing.T) {
 		{"DELETE", "/api/v1/sessions/" + id(target) + "/uncle_links/" + id(a) + "?acting_session_id=" + id(b), nil, notYours},
 		{"POST", "/api/v1/sessions", map[string]any{"agent_root": "zimmer", "prompt": "p", "parent_session_id": b["id"]},
 			fmt.Sprintf("parent_session_id #%s is neither this session (#%s) nor a session it spawned", id(b), id(a))},
+		{"POST", "/api/v1/sessions", map[string]any{"agent_root": "zimmer", "prompt": "p", "custom_metadata": map[string]any{"router_session_id": b["id"]}},
+			fmt.Sprintf("parent_session_id #%s is neither this session (#%s) nor a session it spawned", id(b), id(a))},
+		{"PATCH", "/api/v1/sessions/" + id(target), map[string]any{"custom_metadata": map[string]any{"router_session_id": b["id"]}},
+			fmt.Sprintf("router_session_id #%s is neither this session (#%s) nor a session it spawned", id(b), id(a))},
 	} {
 		r := e.do(t, c.method, c.path, c.body, as...)
 		if r.status != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(r.body["message"]), c.want) {
@@ -59,8 +63,8 @@ func TestASessionTokenCannotActAsAnotherSessionOverREST(t *testing.T) {
 	if want := fmt.Sprintf("(api_v1:sessions.follow_up (session token of #%s))", id(a)); !strings.Contains(e.timeline(t, target), want) {
 		t.Fatalf("the edge's source does not name the token:\n%s", e.timeline(t, target))
 	}
-	if got := testutil.ToFloat64(e.m.Credentials.WithLabelValues("rest", "session_token")); got < 6 {
-		t.Fatalf("calls counted under the session token: %v, want at least 6", got)
+	if got := testutil.ToFloat64(e.m.Credentials.WithLabelValues("rest", "session_token")); got < 8 {
+		t.Fatalf("calls counted under the session token: %v, want at least 8", got)
 	}
 }
 

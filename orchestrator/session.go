@@ -106,6 +106,14 @@ type UpdateParams struct {
 // Update changes the editable fields of a session. An empty goal clears it; a null
 // scheduling_class returns the session to its genesis default; custom_metadata is replaced.
 func (s *Service) Update(ctx context.Context, id int64, p UpdateParams) (*session.Session, error) {
+	// A router_session_id set here claims that session spawned this one.
+	if p.CustomMetadata.Set && p.CustomMetadata.Value != nil {
+		if router, ok := session.RouterSessionID(*p.CustomMetadata.Value); ok {
+			if err := s.vouch(ctx, "router_session_id", fmt.Sprint(router)); err != nil {
+				return nil, err
+			}
+		}
+	}
 	updated, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
 		var bad problems
 		if p.Title.Set {
