@@ -74,3 +74,13 @@ var RevokeSessionToken string
 //
 //go:embed spawned_by.cypher
 var SpawnedBy string
+
+// LineageAmong reads every edge, live or removed, between sessions.
+//
+//go:embed lineage_among.cypher
+var LineageAmong string
+
+// SealedHumanMessages reads human-message records with their chain fields.
+//
+//go:embed sealed_human_messages.cypher
+var SealedHumanMessages string

@@ -59,6 +59,7 @@ var Routes = []Route{
 	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/interrupt", (*Handler).interruptMessage},
 	{http.MethodDelete, "/sessions/:id/uncle_links/:uncle_id", (*Handler).removeUncleLink},
 	{http.MethodGet, "/sessions/:id/human_messages/verify", (*Handler).verifyHumanMessages},
+	{http.MethodGet, "/sessions/:id/provenance.prov.json", (*Handler).exportProvenance},
 	{http.MethodPatch, "/sessions/:id/mcp_servers", (*Handler).updateMCPServers},
 	{http.MethodGet, "/configs", (*Handler).showConfigs},
 	{http.MethodGet, "/mcp_servers", (*Handler).listMCPServers},
