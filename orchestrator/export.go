@@ -27,7 +27,7 @@ func (s *Service) ExportProvenance(ctx context.Context, id int64, asOf time.Time
 		return nil, err
 	}
 	if !asOf.IsZero() {
-		edges = provenance.AsOf(edges, asOf)
+		edges = provenance.EdgesAsOf(edges, asOf)
 	}
 	users, err := s.store.Users(ctx)
 	if err != nil {

@@ -24,8 +24,8 @@ type Edge struct {
 // KindFormerUncle is a removed uncle edge, kept for the lineage's history.
 const KindFormerUncle = "FORMER_UNCLE_OF"
 
-// AsOf is the edges as they stood at t: those recorded by then, a removal after t undone.
-func AsOf(edges []Edge, t time.Time) []Edge {
+// EdgesAsOf is the edges as they stood at t: those recorded by then, a removal after t undone.
+func EdgesAsOf(edges []Edge, t time.Time) []Edge {
 	var out []Edge
 	for _, e := range edges {
 		if e.CreatedAt.After(t) {
