@@ -60,9 +60,11 @@ type RuntimeConfigRequest struct {
 	Servers   []string // the session's selected catalog servers
 	Root      string   // the session's agent root ("" when none); its subagent roots get the zimmer entry
 	PublicURL string   // this instance (ZIMMER_PUBLIC_URL): where every zimmer* entry points
-	APIKey    string   // sent as X-API-Key by every zimmer* entry (the first of API_KEYS)
+	// Token is the session's own capability token, sent as X-API-Key by every zimmer* entry: it
+	// authenticates as this session, so the fleet's keys never reach an agent's config.
+	Token string
 	// Lookup resolves ${VAR} placeholders in catalog entries (os.LookupEnv in production).
-	// ZIMMER_PUBLIC_URL and ZIMMER_API_KEY resolve to PublicURL and APIKey; any other variable
+	// ZIMMER_PUBLIC_URL and ZIMMER_API_KEY resolve to PublicURL and Token; any other variable
 	// must be in Allowed (empty: any) and never one of Zimmer's own (config.Reserved). Entries
 	// the working directory's own file carries are the repository's and are never expanded.
 	Lookup  func(string) (string, bool)
@@ -175,17 +177,18 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	return out, nil
 }
 
-// lookup is what a catalog placeholder may resolve to: this instance's URL and key, and the
+// lookup is what a catalog placeholder may resolve to: this instance's URL, the session's token, and the
 // environment's allowed, non-reserved variables. A refused name reports ok with refused set.
 func (r RuntimeConfigRequest) lookup() variableLookup {
-	return placeholderRules(strings.TrimRight(r.PublicURL, "/"), r.APIKey, r.Allowed, r.Lookup)
+	return placeholderRules(strings.TrimRight(r.PublicURL, "/"), r.Token, r.Allowed, r.Lookup)
 }
 
-// placeholderRules is the one rule for what a catalog ${VAR} may become: ZIMMER_PUBLIC_URL and
-// ZIMMER_API_KEY are this instance's; any other of Zimmer's own names, or a name outside a
-// non-empty allow-list, is refused; the rest come from lookup (nil: nothing resolves).
-func placeholderRules(publicURL, apiKey string, allowed []string, lookup func(string) (string, bool)) variableLookup {
-	own := map[string]string{"ZIMMER_PUBLIC_URL": publicURL, "ZIMMER_API_KEY": apiKey}
+// placeholderRules is the one rule for what a catalog ${VAR} may become: ZIMMER_PUBLIC_URL is
+// this instance's and ZIMMER_API_KEY the session's token (never a fleet key); any other of
+// Zimmer's own names, or a name outside a non-empty allow-list, is refused; the rest come from
+// lookup (nil: nothing resolves).
+func placeholderRules(publicURL, token string, allowed []string, lookup func(string) (string, bool)) variableLookup {
+	own := map[string]string{"ZIMMER_PUBLIC_URL": publicURL, "ZIMMER_API_KEY": token}
 	return func(name string) (value string, ok, refused bool) {
 		if v, ok := own[name]; ok {
 			return v, true, false
@@ -365,7 +368,7 @@ func coversSelfSession(servers map[string]*Server) bool {
 	return false
 }
 
-// retarget points every zimmer* entry at this instance with this instance's key, keeping its
+// retarget points every zimmer* entry at this instance with the session's token, keeping its
 // path and query (the scoping), and stamps session_id unless the entry already names one.
 func retarget(servers map[string]*Server, req RuntimeConfigRequest) []string {
 	var warnings []string
@@ -391,11 +394,11 @@ func retarget(servers map[string]*Server, req RuntimeConfigRequest) []string {
 		if s.Headers == nil {
 			s.Headers = map[string]string{}
 		}
-		if req.APIKey == "" {
-			warnings = append(warnings, fmt.Sprintf("MCP server %q will call Zimmer without a key: API_KEYS is empty in this process", name))
+		if req.Token == "" {
+			warnings = append(warnings, fmt.Sprintf("MCP server %q will call Zimmer without a credential: no session token was issued", name))
 			continue
 		}
-		s.Headers["X-API-Key"] = req.APIKey
+		s.Headers["X-API-Key"] = req.Token
 	}
 	return warnings
 }

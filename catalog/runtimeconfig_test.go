@@ -48,7 +48,7 @@ func request(t *testing.T, runtime string, servers ...string) RuntimeConfigReque
 	env := map[string]string{"REMOTE_TOKEN": "tok", "EMPTY_VAR": "", "SECRET": "worker-secret", "API_KEYS": "fleet-key-0123456789",
 		"NEO4J_PASSWORD": "graph-pw", "ZIMMER_WEB_PASSWORD": "web-pw"}
 	return RuntimeConfigRequest{Runtime: runtime, WorkDir: t.TempDir(), SessionID: 42, Servers: servers, Root: "worker",
-		PublicURL: "http://127.0.0.1:9999", APIKey: "key-0123456789abcdef",
+		PublicURL: "http://127.0.0.1:9999", Token: "zst_session-token-0123456789",
 		Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 }
 
@@ -76,7 +76,7 @@ func TestClaudeConfigInjectsSelfSessionAndPinsNpxCaches(t *testing.T) {
 	if self["url"] != "http://127.0.0.1:9999/mcp?tool_groups=self_session&session_id=42" || self["type"] != "http" {
 		t.Fatalf("self-session entry: %v", self)
 	}
-	if self["headers"].(map[string]any)["X-API-Key"] != "key-0123456789abcdef" {
+	if self["headers"].(map[string]any)["X-API-Key"] != "zst_session-token-0123456789" {
 		t.Fatalf("self-session key: %v", self)
 	}
 	if !slices.Equal(out.Injected, []string{SelfSessionServer}) {
@@ -211,7 +211,7 @@ func TestCatalogZimmerEntriesWinAndAreRetargeted(t *testing.T) {
 		if servers[name]["url"] != want {
 			t.Errorf("%s: url %v, want %s", name, servers[name]["url"], want)
 		}
-		if h, _ := servers[name]["headers"].(map[string]any); h["X-API-Key"] != "key-0123456789abcdef" {
+		if h, _ := servers[name]["headers"].(map[string]any); h["X-API-Key"] != "zst_session-token-0123456789" {
 			t.Errorf("%s: key not replaced: %v", name, servers[name])
 		}
 	}

@@ -120,8 +120,8 @@ func TestComposeSetsRequiredVariables(t *testing.T) {
 	}
 }
 
-// serve checks API_KEYS on every request and the worker injects the first key into the agents'
-// MCP entries (runner.Options.APIKey): without it their calls back to Zimmer are refused.
+// serve checks API_KEYS on every request (the agents' MCP entries carry their own session tokens;
+// the worker is given the keys too, harmlessly, so one .env serves both).
 func TestComposeGivesServeAndWorkerTheAPIKeys(t *testing.T) {
 	c := loadCompose(t)
 	for _, p := range zimmerProcesses {

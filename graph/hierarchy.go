@@ -60,19 +60,10 @@ func decodeView(rec *neo4j.Record) (SessionView, error) {
 	h.Nodes = make([]lineage.Node, 0, len(nodes))
 	for _, raw := range nodes {
 		m, _ := raw.(map[string]any)
-		n := lineage.Node{NodeData: lineage.NodeData{
-			ID: asInt(m["id"]), Title: asString(m["title"]), AgentRoot: asString(m["agent_root"]),
-			Status: asString(m["status"]), Genesis: asString(m["genesis"]), ParentID: optInt(m["parent_id"]),
-			UncleIDs: int64s(list(m["uncle_ids"])),
-		}, Depth: int(asInt(m["depth"]))}
+		n := lineage.Node{NodeData: nodeData(m), Depth: int(asInt(m["depth"]))}
 		if u := optInt(m["under"]); u != nil {
 			n.Under = *u
 		}
-		class := session.Genesis(n.Genesis).DefaultClass()
-		if c := asString(m["scheduling_class"]); c != "" {
-			class = session.Class(c)
-		}
-		n.Class = string(class)
 		h.Nodes = append(h.Nodes, n)
 	}
 	h.Complete()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
@@ -174,7 +175,8 @@ func describe(h *lineage.Hierarchy) string {
 
 // TestTheStoredWalkIsThePureWalk holds the one-statement walk to the lineage package: random
 // DAGs of every shape the bounds care about go through both, from several sessions each, and
-// must come out identical — node for node, depth, drawing parent, uncles and truncation.
+// must come out identical — node for node, depth, drawing parent, uncles and truncation. The walk
+// as of a time after every write (the as-of statements) must come out identical too.
 func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 	const dagCount = 1200
 	store := graphtest.Store(t)
@@ -200,7 +202,7 @@ func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 	if err := store.ImportEdges(ctx, d.spawns, d.uncles); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range starts {
+	for i, id := range starts {
 		want, err := lineage.Walk(d, id)
 		if err != nil {
 			t.Fatal(err)
@@ -211,6 +213,15 @@ func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 		}
 		if describe(got) != describe(want) {
 			t.Fatalf("walk of #%d differs from the specification\nstored:\n%s\nspecification:\n%s", id, describe(got), describe(want))
+		}
+		if i%10 == 0 { // the as-of walk, a statement per level, is slower: a sample of the starts
+			p, err := store.ProvenanceAsOf(ctx, id, time.Now().Add(time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if describe(p.Hierarchy) != describe(want) {
+				t.Fatalf("walk of #%d as of now differs from the specification\nas of:\n%s\nspecification:\n%s", id, describe(p.Hierarchy), describe(want))
+			}
 		}
 		switch {
 		case len(want.Nodes) > lineage.MaxNodes:

@@ -74,9 +74,11 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 // invert replaces the direct edge junior → senior by senior → junior (under the lineage lock,
 // which record_uncle_edge took: a direct reverse edge makes the write risky), unless junior still
 // reaches senior by a longer path once the direct edge is gone: then the whole transaction is
-// rolled back (errInversionRefused), because the reverse edge would close a cycle.
+// rolled back (errInversionRefused), because the reverse edge would close a cycle. The replaced
+// edge is retired, not deleted, so the lineage before the inversion can still be read.
 func invert(tx txn, senior, junior int64, source string, now func() time.Time) (UncleResult, error) {
-	if _, err := tx.single("delete_uncle_edge", queries.DeleteUncleEdge, map[string]any{"senior": junior, "junior": senior}); err != nil {
+	by := fmt.Sprintf("inversion: #%d queued or interrupted #%d", senior, junior)
+	if _, err := retireUncle(tx, junior, senior, now().UTC(), by, source); err != nil {
 		return "", err
 	}
 	if ok, err := reaches(tx, junior, senior); err != nil {
@@ -94,9 +96,10 @@ type UncleEdge struct {
 	CreatedAt      time.Time
 }
 
-// RemoveUncleEdge deletes exactly the edge senior → junior. A missing edge is ErrNotFound, and
-// then reverse says whether junior → senior exists instead (it is never touched).
-func (s *Store) RemoveUncleEdge(ctx context.Context, senior, junior int64) (removed UncleEdge, reverse bool, err error) {
+// RemoveUncleEdge takes exactly the edge senior → junior out of the lineage, keeping it as a
+// former edge with the time, by (who removed it) and via (the entry point). A missing edge is
+// ErrNotFound, and then reverse says whether junior → senior exists instead (it is never touched).
+func (s *Store) RemoveUncleEdge(ctx context.Context, senior, junior int64, by, via string) (removed UncleEdge, reverse bool, err error) {
 	type result struct {
 		edge           UncleEdge
 		found, reverse bool
@@ -105,15 +108,11 @@ func (s *Store) RemoveUncleEdge(ctx context.Context, senior, junior int64) (remo
 		if err := lockLineage(tx); err != nil {
 			return result{}, err
 		}
-		recs, err := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": senior, "junior": junior})
-		if err != nil || len(recs) == 0 {
+		edge, err := retireUncle(tx, senior, junior, s.now().UTC(), by, via)
+		if errors.Is(err, ErrNotFound) {
 			back, berr := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": junior, "junior": senior})
-			return result{reverse: len(back) > 0}, errors.Join(err, berr)
+			return result{reverse: len(back) > 0}, berr
 		}
-		at, _, _ := neo4j.GetRecordValue[time.Time](recs[0], "created_at")
-		src, _ := recs[0].Get("source")
-		edge := UncleEdge{Senior: senior, Junior: junior, Source: asString(src), CreatedAt: at.UTC()}
-		_, err = tx.single("delete_uncle_edge", queries.DeleteUncleEdge, map[string]any{"senior": senior, "junior": junior})
 		return result{edge: edge, found: true}, err
 	})
 	if err != nil {
@@ -123,6 +122,18 @@ func (s *Store) RemoveUncleEdge(ctx context.Context, senior, junior int64) (remo
 		return UncleEdge{}, out.reverse, fmt.Errorf("remove uncle edge %d→%d: %w", senior, junior, ErrNotFound)
 	}
 	return out.edge, false, nil
+}
+
+// retireUncle turns the live edge senior → junior into a former one; ErrNotFound when there is none.
+func retireUncle(tx txn, senior, junior int64, at time.Time, by, via string) (UncleEdge, error) {
+	rec, err := tx.single("retire_uncle_edge", queries.RetireUncleEdge, map[string]any{
+		"senior": senior, "junior": junior, "at": at, "by": by, "via": via})
+	if err != nil {
+		return UncleEdge{}, err
+	}
+	created, _, _ := neo4j.GetRecordValue[time.Time](rec, "created_at")
+	src, _ := rec.Get("source")
+	return UncleEdge{Senior: senior, Junior: junior, Source: asString(src), CreatedAt: created.UTC()}, nil
 }
 
 func lockLineage(tx txn) error {

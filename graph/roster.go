@@ -132,32 +132,10 @@ func (s *Store) DeleteUser(ctx context.Context, key string) error {
 	return nil
 }
 
-// RecordHumanMessage stores words a named human said to a session and returns its id. The
-// author must be on the roster and the session must exist (ErrNotFound otherwise). There is
-// deliberately no method that changes or deletes a message.
-func (s *Store) RecordHumanMessage(ctx context.Context, m roster.Message) (int64, error) {
-	id, err := write(ctx, s, "insert_human_message", func(tx txn) (int64, error) {
-		rec, err := tx.single("insert_human_message", queries.InsertHumanMessage, map[string]any{
-			"session_id": m.SessionID, "author": m.Author, "channel": m.Channel, "content": m.Content,
-			"occurred_at": m.OccurredAt.UTC(), "entry_point": m.EntryPoint, "slack_user_id": nullable(m.SlackUserID),
-			"slack_channel": nullable(m.SlackChannel), "slack_permalink": nullable(m.SlackPermalink), "at": s.now().UTC(),
-		})
-		if err != nil {
-			return 0, err
-		}
-		id, _, err := neo4j.GetRecordValue[int64](rec, "id")
-		return id, err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("record human message by %q in session %d: %w", m.Author, m.SessionID, err)
-	}
-	return id, nil
-}
-
 // HumanMessages returns every message said to any of the sessions, chronological.
 func (s *Store) HumanMessages(ctx context.Context, sessionIDs []int64) ([]roster.Message, error) {
 	out, err := read(ctx, s, "human_messages", func(tx txn) ([]roster.Message, error) {
-		return humanMessages(tx, sessionIDs)
+		return humanMessages(tx, sessionIDs, nil)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("human messages of %d sessions: %w", len(sessionIDs), err)
@@ -165,8 +143,10 @@ func (s *Store) HumanMessages(ctx context.Context, sessionIDs []int64) ([]roster
 	return out, nil
 }
 
-func humanMessages(tx txn, sessionIDs []int64) ([]roster.Message, error) {
-	recs, err := tx.collect("human_messages", queries.HumanMessages, map[string]any{"session_ids": sessionIDs})
+// humanMessages reads the messages said to the sessions; asOf is a time.Time (only those
+// recorded by then) or nil (all).
+func humanMessages(tx txn, sessionIDs []int64, asOf any) ([]roster.Message, error) {
+	recs, err := tx.collect("human_messages", queries.HumanMessages, map[string]any{"session_ids": sessionIDs, "as_of": asOf})
 	if err != nil {
 		return nil, err
 	}

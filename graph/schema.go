@@ -35,7 +35,11 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	if err := s.SeedUsers(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	return len(stmts) + 2, nil
+	// Records written before human messages were hash-chained join their chains, in order.
+	if _, err := s.chainUnchained(ctx); err != nil {
+		return 0, fmt.Errorf("migrate: chain human messages: %w", err)
+	}
+	return len(stmts) + 3, nil
 }
 
 // lostSchemaRace reports the error a schema command gets when another process created the same

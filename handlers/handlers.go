@@ -5,6 +5,7 @@ package handlers
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -44,10 +45,10 @@ func New(d Deps) *gin.Engine {
 	r.GET("/up", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/up/deep", deepHealth(d.Ops))
 	r.GET("/metrics", gin.WrapH(d.Metrics.Handler()))
-	api := r.Group("/api/v1", RequireAPIKey(d.APIKeys))
+	api := r.Group("/api/v1", Authenticate(d.APIKeys, d.Ops, d.Metrics, "rest"))
 	rest.Mount(api, rest.New(d.Ops, d.Log, d.Metrics))
-	// /mcp takes the same key as REST; the key is checked before anything MCP happens.
-	mcp.New(mcp.Deps{Ops: d.Ops, Log: d.Log, Metrics: d.Metrics}).Mount(r, RequireAPIKey(d.APIKeys))
+	// /mcp takes the same credentials as REST, checked before anything MCP happens.
+	mcp.New(mcp.Deps{Ops: d.Ops, Log: d.Log, Metrics: d.Metrics}).Mount(r, Authenticate(d.APIKeys, d.Ops, d.Metrics, "mcp"))
 	// The humans' pages live at the root (/sessions…, /supervisor/users) beside /api/v1; they
 	// carry their own HTTP Basic realm rather than the fleet's API key.
 	web.Mount(r, d.Ops, d.Log, d.Web)
@@ -61,9 +62,12 @@ func New(d Deps) *gin.Engine {
 	return r
 }
 
-// RequireAPIKey admits a request carrying one of keys in X-API-Key or Authorization: Bearer.
-// Keys are compared by SHA-256 digest in constant time, so neither content nor length leaks.
-func RequireAPIKey(keys []string) gin.HandlerFunc {
+// Authenticate admits a request carrying a fleet key (one of keys) or a session's capability
+// token, in X-API-Key or Authorization: Bearer, and puts who it authenticated as on the request's
+// context (orchestrator.Caller): a fleet key is an operator, a token is its session. Keys are
+// compared by SHA-256 digest in constant time, so neither content nor length leaks; a token is
+// looked up by its digest. surface labels the credentials metric.
+func Authenticate(keys []string, ops *orchestrator.Service, m *metrics.Metrics, surface string) gin.HandlerFunc {
 	digests := make([][32]byte, len(keys))
 	for i, k := range keys {
 		digests[i] = sha256.Sum256([]byte(k))
@@ -80,10 +84,20 @@ func RequireAPIKey(keys []string) gin.HandlerFunc {
 		for _, k := range digests {
 			ok |= subtle.ConstantTimeCompare(d[:], k[:])
 		}
+		caller := orchestrator.Caller{Credential: orchestrator.CredentialFleetKey}
 		if given == "" || ok != 1 {
-			c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "Unauthorized", "message": "Invalid or missing API key"})
-			return
+			id, err := ops.AuthenticateToken(c.Request.Context(), given)
+			if err != nil {
+				if !errors.Is(err, orchestrator.ErrUnknownToken) {
+					_ = c.Error(err) // a store failure is logged; the caller still gets a plain 401
+				}
+				c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "Unauthorized", "message": "Invalid or missing API key"})
+				return
+			}
+			caller = orchestrator.Caller{Credential: orchestrator.CredentialSessionToken, SessionID: id}
 		}
+		m.Credentials.WithLabelValues(surface, string(caller.Credential)).Inc()
+		c.Request = c.Request.WithContext(orchestrator.WithCaller(c.Request.Context(), caller))
 		c.Next()
 	}
 }
@@ -130,6 +144,12 @@ func observe(log *slog.Logger, m *metrics.Metrics) gin.HandlerFunc {
 			"duration_ms", time.Since(start).Milliseconds()}
 		if len(c.Errors) > 0 {
 			attrs = append(attrs, "err", c.Errors.String())
+		}
+		if caller := orchestrator.CallerFrom(c.Request.Context()); caller.Credential != "" {
+			attrs = append(attrs, "credential", string(caller.Credential))
+			if id, ok := caller.Session(); ok {
+				attrs = append(attrs, "caller_session_id", id)
+			}
 		}
 		log.Log(c.Request.Context(), level, "http request", attrs...)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/rest"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 )
 
@@ -28,6 +29,8 @@ type env struct {
 	srv   *httptest.Server
 	store *graph.Store
 	queue *tasks.Queue
+	ops   *orchestrator.Service
+	m     *metrics.Metrics
 }
 
 func setup(t *testing.T) *env {
@@ -38,9 +41,10 @@ func setup(t *testing.T) *env {
 func setupWithRedis(t *testing.T, redisURL string) *env {
 	t.Helper()
 	o := orchestratortest.New(t, orchestratortest.Options{RedisURL: redisURL})
-	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{"another-key-0123456789", apiKey}}))
+	m := metrics.New()
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: m, Log: graphtest.Logger(), APIKeys: []string{"another-key-0123456789", apiKey}}))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, store: o.Store, queue: o.Queue}
+	return &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops, m: m}
 }
 
 type response struct {

@@ -30,6 +30,9 @@ import (
 const (
 	insertFile = "insert_human_message.cypher" // the one statement that creates a human message
 	deleteFile = "delete_session.cypher"       // the one that removes any: its session's cascade
+	// the migration that seals records written before records were hash-chained: it adds the
+	// chain fields to a record that has none, and touches nothing else
+	chainFile = "chain_human_messages.cypher"
 )
 
 var (
@@ -154,6 +157,11 @@ func TestNoStatementChangesOrRemovesAHumanMessage(t *testing.T) {
 			want = []string{"CREATE"} // the CREATE of the node and its HAS_HUMAN_MESSAGE edge, once
 		case deleteFile:
 			want = []string{"DELETE owned"} // what the session owns, human messages included
+		case chainFile:
+			want = []string{"SET h.seq = r.seq", "SET h.content_digest = r.content_digest", "SET h.prev_digest = r.prev_digest", "SET h.digest = r.digest"}
+			if !strings.Contains(string(text), "WHERE h.digest IS NULL") {
+				t.Errorf("%s must seal only records that have no digest yet", file)
+			}
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s writes human messages as %q; want %q", file, got, want)

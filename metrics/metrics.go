@@ -24,6 +24,7 @@ type Metrics struct {
 	HumanMessages   *prometheus.CounterVec
 	MCPCalls        *prometheus.CounterVec
 	MCPDuration     *prometheus.HistogramVec
+	Credentials     *prometheus.CounterVec // see provenance.go
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -51,6 +52,7 @@ func New() *Metrics {
 			Help: "Sessions created, by genesis; replays of an idempotency key are counted as replayed.",
 		}, []string{"genesis", "result"}),
 	}
+	m.Credentials = credentials(reg)
 	m.UncleEdges = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "zimmer_uncle_edge_outcomes_total",
 		Help: "RecordUncleEdge decisions by outcome (created, inverted, already_senior, would_create_cycle, self, no_actor_declared, error).",

@@ -66,6 +66,12 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (Created, error) {
 	if err != nil {
 		return Created{}, err
 	}
+	// Naming a spawn parent claims the parent spawned this session.
+	if parent, ok := draft.LineageParentID(); ok {
+		if err := s.vouch(ctx, "parent_session_id", fmt.Sprint(parent)); err != nil {
+			return Created{}, err
+		}
+	}
 	stored, err := s.store.CreateSession(ctx, draft)
 	if errors.Is(err, graph.ErrNotFound) {
 		return Created{}, invalid("Validation failed", "Parent session not found")

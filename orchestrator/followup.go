@@ -65,6 +65,9 @@ func (s *Service) FollowUp(ctx context.Context, id int64, p FollowUpParams) (Fol
 	if err != nil {
 		return FollowUpResult{}, err
 	}
+	if err := s.vouch(ctx, "acting_session_id", p.ActingSessionID); err != nil {
+		return FollowUpResult{}, err
+	}
 	source := cmp.Or(p.Source, SourceFollowUp)
 	if p.ForceImmediate {
 		sess, h, err := s.interrupt(ctx, id, target{stage: &session.NewMessage{Content: prompt, Goal: goal}, refusal: "Cannot send follow-up"})
@@ -142,6 +145,9 @@ func (s *Service) Interrupt(ctx context.Context, id, messageID int64, acting str
 // InterruptFrom is Interrupt recording source on the uncle edge (SourceInterrupt when empty),
 // for surfaces other than REST.
 func (s *Service) InterruptFrom(ctx context.Context, id, messageID int64, acting, source string) (*session.Session, error) {
+	if err := s.vouch(ctx, "acting_session_id", acting); err != nil {
+		return nil, err
+	}
 	sess, h, err := s.interrupt(ctx, id, target{messageID: messageID, refusal: "Cannot interrupt"})
 	if err != nil {
 		return nil, err

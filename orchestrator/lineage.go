@@ -9,6 +9,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/lineage"
+	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -44,6 +45,7 @@ func (s *Service) decideUncle(ctx context.Context, juniorID int64, acting, sourc
 	if !ok {
 		return UncleNoActor
 	}
+	source = sourceWithCredential(ctx, source)
 	res, err := s.store.RecordUncleEdge(ctx, actor, juniorID, source)
 	if err != nil {
 		s.log.Warn(fmt.Sprintf("Could not record #%d → #%d: %v", actor, juniorID, err), "session_id", juniorID)
@@ -92,9 +94,13 @@ type RemovedUncle struct {
 	RecordedAt        time.Time
 }
 
-// RemoveUncle deletes exactly one uncle edge, Uncle → Junior, and logs it on both timelines. A
-// miss is an error (never a silent success), with a hint when the edge points the other way.
+// RemoveUncle takes exactly one uncle edge, Uncle → Junior, out of the lineage (kept as a former
+// edge, so the lineage as of an earlier time can be read) and logs it on both timelines. A miss
+// is an error (never a silent success), with a hint when the edge points the other way.
 func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (RemovedUncle, error) {
+	if err := s.vouch(ctx, "acting_session_id", p.Acting); err != nil {
+		return RemovedUncle{}, err
+	}
 	junior, err := s.store.GetSession(ctx, p.Junior)
 	if err != nil {
 		return RemovedUncle{}, err
@@ -114,7 +120,8 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 	if err != nil {
 		return RemovedUncle{}, err
 	}
-	edge, reverse, err := s.store.RemoveUncleEdge(ctx, uncle.ID, junior.ID)
+	remover := actorPhrase(p.Acting, p.Surface)
+	edge, reverse, err := s.store.RemoveUncleEdge(ctx, uncle.ID, junior.ID, remover, p.Source)
 	if errors.Is(err, graph.ErrNotFound) {
 		msg := fmt.Sprintf("No uncle edge #%d → #%d: session #%d is not recorded as an additional senior of session #%d.", uncle.ID, junior.ID, uncle.ID, junior.ID)
 		if reverse {
@@ -131,7 +138,7 @@ func (s *Service) RemoveUncle(ctx context.Context, p RemoveUncleParams) (Removed
 		source = "an unrecorded entry point"
 	}
 	line := fmt.Sprintf("Uncle edge removed: #%d is no longer linked as an additional senior of #%d. The edge #%d → #%d was recorded at %s by %s and detached by %s (%s).",
-		uncle.ID, junior.ID, uncle.ID, junior.ID, edge.CreatedAt.UTC().Format(time.RFC3339), source, actorPhrase(p.Acting, p.Surface), p.Source)
+		uncle.ID, junior.ID, uncle.ID, junior.ID, edge.CreatedAt.UTC().Format(time.RFC3339), source, remover, p.Source)
 	if _, err := s.store.AppendLog(ctx, session.LogInfo, line, uncle.ID, junior.ID); err != nil {
 		s.log.Warn("uncle edge removed but its timeline lines were not", "session_id", junior.ID, "err", err)
 	}
@@ -145,4 +152,31 @@ func actorPhrase(acting, surface string) string {
 		return fmt.Sprintf("session #%d via the %s API", id, surface)
 	}
 	return fmt.Sprintf("an undeclared %s API caller", surface)
+}
+
+// ParseAsOf reads an as_of argument: an RFC 3339 time. Blank is the zero time (now).
+func ParseAsOf(raw string) (time.Time, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return time.Time{}, invalid("Invalid as_of", fmt.Sprintf("as_of must be an RFC 3339 time such as 2026-01-02T15:04:05Z; %q is not one.", raw))
+	}
+	return t, nil
+}
+
+// ProvenanceAsOf is a session's provenance record as it stood at asOf: the hierarchy over the
+// edges live then (removed uncle edges count until their removal) and the human messages
+// recorded by then. A session that did not exist yet is a NotFoundError saying so.
+func (s *Service) ProvenanceAsOf(ctx context.Context, id int64, asOf time.Time) (provenance.Record, error) {
+	p, err := s.store.ProvenanceAsOf(ctx, id, asOf)
+	if errors.Is(err, graph.ErrNotFound) {
+		return provenance.Record{}, &NotFoundError{Message: fmt.Sprintf("Session #%d did not exist as of %s.", id, asOf.UTC().Format(time.RFC3339))}
+	}
+	if err != nil {
+		return provenance.Record{}, err
+	}
+	return provenance.Gather(p.Session, p.Hierarchy, p.Messages, p.Users, s.admin), nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
@@ -275,8 +276,9 @@ func TestChangingRouterSessionIDCannotMakeASessionItsOwnAncestor(t *testing.T) {
 }
 
 // TestConcurrentFollowUpsNeverCreateACycle: 16 writers send thousands of follow-ups, each
-// declaring a random acting session, over a few hundred sessions with spawn trees; then an
-// independent check over the stored edges proves the lineage graph is still a DAG.
+// declaring a random acting session, and remove some of their edges again, over a few hundred
+// sessions with spawn trees and removed edges; then an independent check over the stored edges
+// proves the lineage graph is still a DAG.
 func TestConcurrentFollowUpsNeverCreateACycle(t *testing.T) {
 	ops, store := setup(t)
 	const sessions, writers, perWriter = 240, 16, 125
@@ -289,17 +291,45 @@ func TestConcurrentFollowUpsNeverCreateACycle(t *testing.T) {
 		}
 		ids = append(ids, graphtest.Session(t, store, func(d *session.Session) { d.ParentSessionID = parent }).ID)
 	}
+	// Removed edges in the fixture, pointing every which way: the writers below must treat them
+	// as absent (a removed B → A must not refuse A → B), and they must never count as a cycle.
+	fixture := rand.New(rand.NewPCG(7, 7))
+	for range 80 {
+		a, b := ids[fixture.IntN(len(ids))], ids[fixture.IntN(len(ids))]
+		if ops.RecordUncle(context.Background(), b, fmt.Sprint(a), "test") == orchestrator.UncleCreated {
+			if _, err := ops.RemoveUncle(context.Background(), orchestrator.RemoveUncleParams{
+				Junior: b, Uncle: fmt.Sprint(a), Surface: "REST", Source: "test"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	outcomes := map[orchestrator.FollowUpOutcome]int{}
+	removals := 0
 	var failures []error
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(uint64(w), 42))
+			var sent [][2]int64
 			for range perWriter {
+				if len(sent) > 0 && r.IntN(5) == 0 { // take back one of this writer's edges, if it stands
+					p := sent[r.IntN(len(sent))]
+					_, err := ops.RemoveUncle(context.Background(), orchestrator.RemoveUncleParams{
+						Junior: p[1], Uncle: fmt.Sprint(p[0]), Surface: "REST", Source: "test"})
+					mu.Lock()
+					if err == nil {
+						removals++
+					} else if !errors.Is(err, orchestrator.ErrNotFound) {
+						failures = append(failures, err)
+					}
+					mu.Unlock()
+					continue
+				}
 				actor, target := ids[r.IntN(len(ids))], ids[r.IntN(len(ids))]
+				sent = append(sent, [2]int64{actor, target})
 				res, err := ops.FollowUp(context.Background(), target, orchestrator.FollowUpParams{
 					Prompt: "carry on", ActingSessionID: fmt.Sprint(actor)})
 				mu.Lock()
@@ -314,9 +344,12 @@ func TestConcurrentFollowUpsNeverCreateACycle(t *testing.T) {
 	}
 	wg.Wait()
 	if len(failures) > 0 {
-		t.Fatalf("%d follow-ups failed, first: %v", len(failures), failures[0])
+		t.Fatalf("%d follow-ups or removals failed, first: %v", len(failures), failures[0])
 	}
-	t.Logf("outcomes over %d follow-ups: %v", writers*perWriter, outcomes)
+	t.Logf("outcomes over %d calls: %v, %d edges removed", writers*perWriter, outcomes, removals)
+	if removals == 0 {
+		t.Fatal("no edge was removed during the run: the removed edges the check must ignore are missing")
+	}
 	edges := 0
 	for _, id := range ids {
 		h, err := store.Hierarchy(context.Background(), id)
@@ -345,5 +378,108 @@ func assertAcyclic(t *testing.T, store *graph.Store) {
 	}
 	if n := lineage.Unordered(edges); n != 0 {
 		t.Fatalf("the lineage graph has a cycle: %d sessions cannot be ordered", n)
+	}
+}
+
+// TestARemovedUncleEdgeStaysInTheLineageAsOfItsTime: remove_uncle takes the edge out of every
+// read of now, while the hierarchy as of a time before the removal still has it; the removed
+// edge is absent to the decision table, and re-adding it writes a live edge again.
+func TestARemovedUncleEdgeStaysInTheLineageAsOfItsTime(t *testing.T) {
+	ops, store := setup(t)
+	ctx := context.Background()
+	f := build(t, store, "A B")
+	tick := func() time.Time {
+		time.Sleep(5 * time.Millisecond)
+		at := time.Now()
+		time.Sleep(5 * time.Millisecond)
+		return at
+	}
+	seniorsOfB := func(asOf time.Time) string {
+		t.Helper()
+		var h *lineage.Hierarchy
+		if asOf.IsZero() {
+			_, now, err := ops.Hierarchy(ctx, f["B"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			h = now
+		} else {
+			rec, err := ops.ProvenanceAsOf(ctx, f["B"], asOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h = rec.Hierarchy
+		}
+		for _, n := range h.Nodes {
+			if n.ID == f["B"] {
+				return fmt.Sprint(len(h.Nodes), " sessions, uncles ", n.InGraphUncles)
+			}
+		}
+		t.Fatalf("B missing from its own hierarchy")
+		return ""
+	}
+	before := tick()
+	f.edge(t, ops, "A", "B")
+	linked := tick()
+	if _, err := ops.RemoveUncle(ctx, orchestrator.RemoveUncleParams{Junior: f["B"], Uncle: f.s("A"), Acting: f.s("A"), Surface: "MCP", Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	removed := tick()
+	withA, withoutA := fmt.Sprint("2 sessions, uncles [", f["A"], "]"), "1 sessions, uncles []"
+	for _, c := range []struct {
+		name string
+		at   time.Time
+		want string
+	}{{"before the edge", before, withoutA}, {"while the edge stood", linked, withA}, {"after the removal", removed, withoutA}, {"now", time.Time{}, withoutA}} {
+		if got := seniorsOfB(c.at); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if _, err := ops.RemoveUncle(ctx, orchestrator.RemoveUncleParams{Junior: f["B"], Uncle: f.s("A"), Surface: "MCP", Source: "test"}); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Fatalf("removing the removed edge again: %v, want not found", err)
+	}
+	if got := uncle(t, ops, f, "B", "A"); got != orchestrator.UncleCreated {
+		t.Fatalf("B → A after A → B was removed: %s, want created (the removed edge is no senior)", got)
+	}
+	if _, err := ops.RemoveUncle(ctx, orchestrator.RemoveUncleParams{Junior: f["A"], Uncle: f.s("B"), Surface: "MCP", Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := uncle(t, ops, f, "A", "B"); got != orchestrator.UncleCreated {
+		t.Fatalf("re-adding A → B: %s, want created", got)
+	}
+	if got := seniorsOfB(time.Time{}); got != withA {
+		t.Fatalf("after re-adding: %s, want %s", got, withA)
+	}
+	if got := seniorsOfB(removed); got != withoutA {
+		t.Fatalf("the history between the removal and the re-adding changed: %s", got)
+	}
+	if _, err := ops.ProvenanceAsOf(ctx, f["B"], before.Add(-time.Hour)); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Fatalf("as of before B existed: %v, want not found", err)
+	}
+}
+
+// TestAnInversionKeepsTheReplacedEdgeInTheHistory: inverting B → A into A → B retires B → A, so
+// the hierarchy as of before the inversion still shows B as A's senior.
+func TestAnInversionKeepsTheReplacedEdgeInTheHistory(t *testing.T) {
+	ops, store := setup(t)
+	f := build(t, store, "A B")
+	f.edge(t, ops, "B", "A")
+	time.Sleep(5 * time.Millisecond)
+	before := time.Now()
+	time.Sleep(5 * time.Millisecond)
+	if got := uncle(t, ops, f, "A", "B"); got != orchestrator.UncleInverted {
+		t.Fatalf("outcome %s, want inverted", got)
+	}
+	rec, err := ops.ProvenanceAsOf(context.Background(), f["A"], before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range rec.Hierarchy.Nodes {
+		if n.ID == f["A"] && fmt.Sprint(n.InGraphUncles) != fmt.Sprint([]int64{f["B"]}) {
+			t.Fatalf("uncles of A before the inversion %v, want [B=%d]", n.InGraphUncles, f["B"])
+		}
+	}
+	if got := edges(t, store, f); got != "A→B" {
+		t.Fatalf("live edges %q, want A→B", got)
 	}
 }

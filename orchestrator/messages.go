@@ -52,6 +52,9 @@ func (s *Service) CreateMessage(ctx context.Context, id int64, p MessageParams) 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.vouch(ctx, "acting_session_id", p.ActingSessionID); err != nil {
+		return nil, err
+	}
 	m, sess, err := s.store.CreateMessage(ctx, id, session.NewMessage{Content: content, Goal: goal, Origin: session.OriginCaller})
 	if err != nil {
 		return nil, err

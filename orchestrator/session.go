@@ -106,6 +106,14 @@ type UpdateParams struct {
 // Update changes the editable fields of a session. An empty goal clears it; a null
 // scheduling_class returns the session to its genesis default; custom_metadata is replaced.
 func (s *Service) Update(ctx context.Context, id int64, p UpdateParams) (*session.Session, error) {
+	// A router_session_id set here claims that session spawned this one.
+	if p.CustomMetadata.Set && p.CustomMetadata.Value != nil {
+		if router, ok := session.RouterSessionID(*p.CustomMetadata.Value); ok {
+			if err := s.vouch(ctx, "router_session_id", fmt.Sprint(router)); err != nil {
+				return nil, err
+			}
+		}
+	}
 	updated, err := s.update(ctx, id, func(u *session.Session) error {
 		var bad problems
 		if p.Title.Set {
@@ -181,6 +189,8 @@ func (s *Service) Delete(ctx context.Context, id int64) error {
 type ArchiveParams struct {
 	Force bool
 	Actor string // e.g. "the REST API", "session #12 via the MCP API"
+	// Acting is the declared acting_session_id, raw: a session-token caller must be it or its ancestor.
+	Acting string
 	// Guard, when set, sees the session under its lock before anything changes and may refuse
 	// the archive (MCP refuses to end another session's running turn).
 	Guard func(*session.Session) error
@@ -190,6 +200,9 @@ type ArchiveParams struct {
 // messages would never be delivered, so a caller-facing archive refuses while any exist unless
 // Force; a forced one retires them to undelivered in the same transaction.
 func (s *Service) Archive(ctx context.Context, id int64, p ArchiveParams) (*session.Session, error) {
+	if err := s.vouch(ctx, "acting_session_id", p.Acting); err != nil {
+		return nil, err
+	}
 	var retired int
 	sess, err := s.updateWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
 		retired = 0
@@ -219,6 +232,7 @@ func (s *Service) Archive(ctx context.Context, id int64, p ArchiveParams) (*sess
 	if err != nil {
 		return nil, err
 	}
+	s.revokeToken(ctx, sess.ID)
 	s.logArchive(ctx, sess, p, retired)
 	return sess, nil
 }

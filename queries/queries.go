@@ -155,11 +155,6 @@ var UncleEdge string
 //go:embed create_uncle_edge.cypher
 var CreateUncleEdge string
 
-// DeleteUncleEdge removes one uncle edge.
-//
-//go:embed delete_uncle_edge.cypher
-var DeleteUncleEdge string
-
 // SessionProvenance reads a session with its lineage walk, human messages and roster.
 //
 //go:embed session_provenance.cypher

@@ -24,4 +24,5 @@ CREATE INDEX session_slack_channel IF NOT EXISTS FOR (s:Session) ON (s.slack_cha
 CREATE INDEX session_paused_by IF NOT EXISTS FOR (s:Session) ON (s.paused_by);
 CREATE INDEX session_category IF NOT EXISTS FOR (s:Session) ON (s.category_id);
 CREATE INDEX slack_event_seen_at IF NOT EXISTS FOR (e:SlackEvent) ON (e.seen_at);
-CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status)
+CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status);
+CREATE CONSTRAINT session_token_digest IF NOT EXISTS FOR (t:SessionToken) REQUIRE t.digest IS UNIQUE

@@ -161,7 +161,7 @@ func worstCase(ctx context.Context, store *graph.Store, f *fleet, n int) []time.
 			return ds
 		}
 		if res == graph.UncleCreated {
-			if _, _, err := store.RemoveUncleEdge(ctx, w, f.hot); err != nil {
+			if _, _, err := store.RemoveUncleEdge(ctx, w, f.hot, "bench", "bench"); err != nil {
 				fmt.Fprintln(os.Stderr, "worst case cleanup:", err)
 				return ds
 			}

@@ -141,7 +141,7 @@ func benchWorker(store *graph.Store, queue *tasks.Queue, cat *catalog.Catalog, d
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: discard, DataDir: filepath.Join(dir, "data")})
 	key := rand.Text()
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: discard, APIKeys: []string{key}}))
-	r, err := runner.New(ops, queue, discard, runner.Options{DataDir: filepath.Join(dir, "data"), PublicURL: srv.URL, APIKey: key,
+	r, err := runner.New(ops, queue, discard, runner.Options{DataDir: filepath.Join(dir, "data"), PublicURL: srv.URL,
 		Bins: map[string]string{catalog.RuntimeClaude: filepath.Join(dir, "fakeagent")}, SweepEvery: time.Hour})
 	if err != nil {
 		srv.Close()

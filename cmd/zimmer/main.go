@@ -1,5 +1,5 @@
 // Command zimmer is the orchestrator's one binary: `serve` runs the HTTP API, `worker` runs the
-// job lanes, `migrate` applies the graph schema.
+// job lanes, `migrate` applies the graph schema, `verify` checks the human-message hash chains.
 package main
 
 import (
@@ -32,6 +32,8 @@ commands:
   serve     run the HTTP API (REST, health, metrics); applies the schema first
   worker    run the background job lanes
   migrate   apply the graph schema (constraints, indexes, id sequences) and exit
+  verify    recompute every session's human-message hash chain; name each broken link and
+            exit 1 if any
 
 Configuration comes from the environment; see README.md.`
 
@@ -51,7 +53,7 @@ func main() {
 // run executes one subcommand until ctx is cancelled.
 func run(ctx context.Context, cmd string, getenv func(string) string, stderr io.Writer) error {
 	switch cmd {
-	case "serve", "worker", "migrate":
+	case "serve", "worker", "migrate", "verify":
 	case "-h", "--help", "help":
 		fmt.Fprintln(stderr, usage)
 		return nil
@@ -77,6 +79,8 @@ func run(ctx context.Context, cmd string, getenv func(string) string, stderr io.
 			log.Info("schema applied", "statements", n)
 		}
 		return err
+	case "verify":
+		return verify(ctx, store, log, stderr)
 	case "serve":
 		return serve(ctx, cfg, log, m, store)
 	default:
@@ -125,13 +129,8 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
 		DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
-	var apiKey string
-	if len(cfg.APIKeys) > 0 {
-		apiKey = cfg.APIKeys[0]
-	} else {
-		log.Warn("API_KEYS is empty: the MCP entries injected into sessions will call Zimmer without a key")
-	}
-	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL, APIKey: apiKey,
+	// The injected MCP entries carry each session's own token: the fleet's keys stay here.
+	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
 		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
 		Runs: m.RegisterRuns(), WorkspaceBudget: cfg.WorkspaceBudget})
@@ -140,6 +139,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
 	r.Register(w)
+	jobs.RegisterChainCheck(w, ops, m.RegisterProvenance(), log)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
@@ -149,6 +149,23 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	go func() { errc <- listen(ctx, cfg, log, srv) }()
 	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", config.RedactURL(cfg.PublicURL))
 	return errors.Join(w.Run(ctx), <-errc)
+}
+
+// verify checks every human-message chain in the graph and prints each session's first broken
+// link (ids and the reason, never content).
+func verify(ctx context.Context, store *graph.Store, log *slog.Logger, out io.Writer) error {
+	breaks, err := orchestrator.New(orchestrator.Deps{Store: store, Log: log}).VerifyAllHumanMessages(ctx)
+	if err != nil {
+		return err
+	}
+	for _, b := range breaks {
+		fmt.Fprintln(out, "broken:", b.Error())
+	}
+	if len(breaks) > 0 {
+		return fmt.Errorf("%d session(s) have a broken human-message chain", len(breaks))
+	}
+	fmt.Fprintln(out, "every human-message chain recomputes")
+	return nil
 }
 
 // catalogPoll is how often a catalog folder's files are checked for changes.

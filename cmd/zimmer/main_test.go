@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/roster"
 )
 
 func TestRunRefusesWhatItCannotStart(t *testing.T) {
@@ -110,5 +114,34 @@ func TestServeLogsItsStoresWithoutTheirPasswords(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "redis://:xxxxx@") {
 		t.Errorf("the log names the Redis it uses, password masked:\n%s", log.String())
+	}
+}
+
+// TestVerifyNamesABrokenChain: `zimmer verify` fails naming the record edited directly in Neo4j.
+func TestVerifyNamesABrokenChain(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	s := graphtest.Session(t, store, nil)
+	id, err := store.RecordHumanMessage(ctx, roster.Message{SessionID: s.ID, Author: "tadasant", Channel: roster.ChannelWebUI,
+		Content: "Ship it on Tuesday.", EntryPoint: "web_ui.follow_up", OccurredAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := graphtest.Neo4jOptions()
+	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	if _, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (h:HumanMessage {id: $id}) SET h.content = 'Ship it on Friday.'",
+		map[string]any{"id": id}, neo4j.EagerResultTransformer); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"NEO4J_URI": o.URI, "NEO4J_USER": o.User, "NEO4J_PASSWORD": o.Password}
+	var out bytes.Buffer
+	err = run(ctx, "verify", func(k string) string { return env[k] }, &out)
+	want := fmt.Sprintf("broken: human-message record #%d (session #%d, link 1): its content no longer matches its digest", id, s.ID)
+	if err == nil || !strings.Contains(out.String(), want) {
+		t.Fatalf("verify: %v\n%s\nwant a line %q", err, out.String(), want)
 	}
 }

@@ -324,7 +324,7 @@ func actRemoveUncle(ctx context.Context, a *actionCall) (string, error) {
 	b.field("Recorded at", timestamp(removed.RecordedAt))
 	b.optField("Recorded by", removed.EdgeSource)
 	b.blank()
-	b.line("The removal is logged on both sessions' timelines. Both hierarchies no longer include each other through this edge.")
+	b.line("The removal is logged on both sessions' timelines. Both hierarchies no longer include each other through this edge; get_session with as_of still shows it for the time it stood.")
 	return b.String(), nil
 }
 

@@ -31,7 +31,7 @@ func actArchive(ctx context.Context, a *actionCall) (string, error) {
 // session its URL names.
 func (a *actionCall) archive(ctx context.Context, id int64, suffix string) (*session.Session, error) {
 	return a.h.ops.Archive(ctx, id, orchestrator.ArchiveParams{
-		Force: a.args.flag("force"), Actor: a.actor(suffix),
+		Force: a.args.flag("force"), Actor: a.actor(suffix), Acting: a.args.text("acting_session_id"),
 		Guard: func(u *session.Session) error {
 			if u.Status == session.StatusRunning && !a.scope.IsCaller(u.ID) {
 				return fail("Cannot archive session #%d: it is running a turn, and archiving would terminate that turn mid-flight. "+

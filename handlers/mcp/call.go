@@ -25,6 +25,7 @@ type call struct {
 	args  args
 	scope *Scope
 	base  string // the origin the caller reached, for links
+	self  bool   // reached through the self_session composite only (resolved.self)
 }
 
 // bind wraps a tool variant for mcp-go: arguments are decoded (keeping integer precision) and
@@ -32,10 +33,10 @@ type call struct {
 // fails with becomes a text result, isError when it failed. A handler never returns a Go error
 // to mcp-go, since that would surface as a JSON-RPC -32603 the model never reads.
 func (h *Handler) bind(t resolved) server.ToolHandlerFunc {
-	name, v := t.def.name, t.variant
+	name, v, self := t.def.name, t.variant, t.self
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		start := time.Now()
-		text, failed := h.invoke(ctx, name, v, req)
+		text, failed := h.invoke(ctx, name, v, self, req)
 		outcome := outcomeOK
 		if failed {
 			outcome = outcomeToolError
@@ -49,7 +50,7 @@ func (h *Handler) bind(t resolved) server.ToolHandlerFunc {
 }
 
 // invoke runs one call and returns its text and whether it is an error result.
-func (h *Handler) invoke(ctx context.Context, name string, v *variant, req mcpgo.CallToolRequest) (text string, failed bool) {
+func (h *Handler) invoke(ctx context.Context, name string, v *variant, self bool, req mcpgo.CallToolRequest) (text string, failed bool) {
 	a, err := decodeArgs(req.Params.RawArguments)
 	if err != nil {
 		return err.Error(), true
@@ -64,7 +65,10 @@ func (h *Handler) invoke(ctx context.Context, name string, v *variant, req mcpgo
 			text, failed = fmt.Sprintf("Internal error calling tool %s: the server failed unexpectedly; the error was logged.", name), true
 		}
 	}()
-	c := &call{h: h, name: name, args: a, scope: cn.scope, base: cn.baseURL}
+	c := &call{h: h, name: name, args: a, scope: cn.scope, base: cn.baseURL, self: self}
+	if err := c.pinned(ctx); err != nil {
+		return h.errorText(c, err), true
+	}
 	out, err := v.run(ctx, c)
 	if err != nil {
 		return h.errorText(c, err), true

@@ -17,9 +17,10 @@ type result struct {
 }
 
 // call runs tools/call on path and returns the text result; a JSON-RPC error fails the test.
-func (e *env) call(t *testing.T, path, tool string, arguments map[string]any) result {
+// Header pairs override the well-behaved client's (a session token as X-API-Key, say).
+func (e *env) call(t *testing.T, path, tool string, arguments map[string]any, headers ...string) result {
 	t.Helper()
-	r := e.post(t, path, rpc("tools/call", map[string]any{"name": tool, "arguments": arguments}))
+	r := e.post(t, path, rpc("tools/call", map[string]any{"name": tool, "arguments": arguments}), headers...)
 	res, ok := r.body["result"].(map[string]any)
 	if !ok {
 		t.Fatalf("tools/call %s on %s: %d %s", tool, path, r.status, r.raw)

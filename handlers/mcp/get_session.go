@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/provenance"
@@ -35,6 +36,7 @@ func getSessionTool() *toolDef {
 			"include_logs":       boolean("Include the session's timeline, newest first."),
 			"logs_page":          integer("Timeline page (default 1).").min(1),
 			"logs_per_page":      integer("Timeline entries per page (default 25).").min(1).max(100),
+			"as_of":              str("An RFC 3339 time: show the hierarchy and human messages as they stood then (removed uncle edges count until their removal)."),
 		}),
 		run: runGetSession,
 	}}
@@ -53,6 +55,15 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if err != nil {
 		return "", sessionNotFound(err, id)
 	}
+	asOf, err := orchestrator.ParseAsOf(c.args.text("as_of"))
+	if err != nil {
+		return "", err
+	}
+	if !asOf.IsZero() {
+		if v.Record, err = c.h.ops.ProvenanceAsOf(ctx, id, asOf); err != nil {
+			return "", err
+		}
+	}
 	verbose, s := c.args.flag("verbose"), v.Record.Session
 	var categories map[int64]string
 	if s.CategoryID != nil && v.CategoryName != nil {
@@ -70,6 +81,9 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	budget := provenance.Summary
 	if verbose {
 		budget = provenance.Uncut
+	}
+	if !asOf.IsZero() {
+		b.line(fmt.Sprintf("_The hierarchy and human messages below are as they stood at %s._", asOf.UTC().Format(time.RFC3339)))
 	}
 	b.line(provenance.Sections(v.Record, budget))
 	writeQueue(&b, v.Pending, v.PendingTotal)

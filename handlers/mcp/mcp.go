@@ -74,6 +74,12 @@ func (h *Handler) serve(c *gin.Context) {
 		return
 	}
 	scope := parseScope(c.Request.URL.Query(), h.log)
+	if id, ok := orchestrator.CallerFrom(c.Request.Context()).Session(); ok {
+		if e := scope.pin(c.Request.URL.Query(), id); e != nil {
+			writeRPCError(c, env.ID, e)
+			return
+		}
+	}
 	srv := h.servers.get(scope.Groups)
 	if e := h.precheck(env, srv); e != nil {
 		writeRPCError(c, env.ID, e)

@@ -27,6 +27,9 @@ type variant struct {
 type resolved struct {
 	def     *toolDef
 	variant *variant
+	// self: the tool is here only through the self_session composite, so with a session token
+	// it acts on the calling session alone.
+	self bool
 }
 
 // registry is the catalog, in tools/list order.
@@ -57,7 +60,7 @@ func (r *registry) resolve(groups []string) []resolved {
 	var out []resolved
 	for _, d := range r.defs {
 		if on(d.group) || (!d.write && on(d.group+readonlySuffix)) {
-			out = append(out, resolved{d, &d.full})
+			out = append(out, resolved{d, &d.full, false})
 			continue
 		}
 		for _, c := range d.composites {
@@ -66,7 +69,7 @@ func (r *registry) resolve(groups []string) []resolved {
 				if o, ok := d.overrides[c]; ok {
 					v = &o
 				}
-				out = append(out, resolved{d, v})
+				out = append(out, resolved{d, v, c == compositeSelf})
 				break
 			}
 		}

@@ -53,8 +53,9 @@ func (c *call) sessionArg(ctx context.Context, k string) (*session.Session, erro
 	return c.session(ctx, key)
 }
 
-// selfID is the session argument k, defaulting to the session the connection's URL names: the
-// only place a stateless call's caller is known. An explicit value always wins.
+// selfID is the session argument k, defaulting to the session the connection's URL (or its
+// token) names. An explicit value wins; on a token's self_session tools, pinned has already
+// refused one naming another session.
 func (c *call) selfID(ctx context.Context, k string) (int64, error) {
 	if key := c.args.text(k); key != "" {
 		return c.resolve(ctx, key)
@@ -72,6 +73,33 @@ func (c *call) viewID(ctx context.Context, k string) (int64, error) {
 		return id, nil
 	}
 	return c.selfID(ctx, k)
+}
+
+// selfArgs are the arguments by which a self_session tool names the session it acts on.
+var selfArgs = []string{"session_id", "id"}
+
+// pinned refuses, on a self_session tool called with a session token, an argument naming any
+// session but the caller: there the token, not the argument, says which session the tool acts
+// on. It runs before every such tool, whatever the tool does with the argument.
+func (c *call) pinned(ctx context.Context) error {
+	if !c.self || !c.scope.Verified {
+		return nil
+	}
+	for _, k := range selfArgs {
+		key := c.args.text(k)
+		if key == "" {
+			continue
+		}
+		id, err := c.resolve(ctx, key)
+		if err != nil {
+			return err
+		}
+		if id != c.scope.SessionID {
+			return fail("%s must be this session (#%d): a session token's self-session tools act only on the session the token belongs to, and session #%d is another.",
+				k, c.scope.SessionID, id)
+		}
+	}
+	return nil
 }
 
 // selfSession reads the session selfID names.

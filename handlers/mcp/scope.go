@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -48,6 +50,22 @@ type Scope struct {
 	// tool: it defaults omitted session arguments on the self tools and answers "is this caller
 	// the session it acts on".
 	SessionID int64
+	// Verified is set when SessionID comes from the session's own token rather than the URL:
+	// the self_session tools then act on that session only.
+	Verified bool
+}
+
+// pin makes a session token's session the connection's. A session_id in the URL naming any
+// other session is refused rather than ignored: the token, not the URL, says who is calling.
+func (s *Scope) pin(q url.Values, id int64) *rpcError {
+	if raw := strings.TrimSpace(q.Get("session_id")); raw != "" {
+		if named, ok := session.ParseID(raw); !ok || named != id {
+			return &rpcError{status: http.StatusForbidden, code: codeInvalidRequest, message: fmt.Sprintf(
+				"Forbidden: this connection's URL names a session_id other than #%d, the session its token belongs to; a session token acts only as its own session.", id)}
+		}
+	}
+	s.SessionID, s.Verified = id, true
+	return nil
 }
 
 // Restricted reports a connection fenced to specific agent roots.

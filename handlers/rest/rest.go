@@ -58,6 +58,8 @@ var Routes = []Route{
 	{http.MethodPatch, "/sessions/:id/enqueued_messages/:message_id/reorder", (*Handler).reorderMessage},
 	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/interrupt", (*Handler).interruptMessage},
 	{http.MethodDelete, "/sessions/:id/uncle_links/:uncle_id", (*Handler).removeUncleLink},
+	{http.MethodGet, "/sessions/:id/human_messages/verify", (*Handler).verifyHumanMessages},
+	{http.MethodGet, "/sessions/:id/provenance.prov.json", (*Handler).exportProvenance},
 	{http.MethodPatch, "/sessions/:id/mcp_servers", (*Handler).updateMCPServers},
 	{http.MethodGet, "/configs", (*Handler).showConfigs},
 	{http.MethodGet, "/mcp_servers", (*Handler).listMCPServers},

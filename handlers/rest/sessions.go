@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -75,12 +76,25 @@ func (h *Handler) showSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, err := h.ops.Provenance(c.Request.Context(), sessionID)
+	asOf, err := orchestrator.ParseAsOf(c.Query("as_of"))
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(rec.Session), "status_summary": nil,
-		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)})
+	var rec provenance.Record
+	if asOf.IsZero() {
+		rec, err = h.ops.Provenance(c.Request.Context(), sessionID)
+	} else {
+		rec, err = h.ops.ProvenanceAsOf(c.Request.Context(), sessionID, asOf)
+	}
+	if err != nil {
+		return err
+	}
+	resp := gin.H{"session": renderSession(rec.Session), "status_summary": nil,
+		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)}
+	if !asOf.IsZero() {
+		resp["as_of"] = asOf.UTC()
+	}
+	c.JSON(http.StatusOK, resp)
 	return nil
 }
 

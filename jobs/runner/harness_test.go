@@ -223,7 +223,7 @@ func (e *env) newRunner(t *testing.T, o envOptions, runs *metrics.Runs) *runner.
 		bins = map[string]string{catalog.RuntimeClaude: fakeAgent, catalog.RuntimeCodex: fakeAgent, catalog.RuntimePi: fakeAgent}
 	}
 	r, err := runner.New(e.ops, e.queue, logger(), runner.Options{
-		DataDir: e.dataDir, PublicURL: e.srv.URL, APIKey: apiKey, Bins: bins, Runs: runs,
+		DataDir: e.dataDir, PublicURL: e.srv.URL, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
 		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond,
 		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
@@ -442,7 +442,7 @@ func childWorker() int {
 		DataDir: os.Getenv("ZIMMER_RUNNER_CHILD_DATA")})
 	bin := os.Getenv("ZIMMER_RUNNER_CHILD_AGENT")
 	r, err := runner.New(ops, queue, logger(), runner.Options{DataDir: os.Getenv("ZIMMER_RUNNER_CHILD_DATA"),
-		PublicURL: os.Getenv("ZIMMER_RUNNER_CHILD_URL"), APIKey: apiKey, Tick: 50 * time.Millisecond, LeaseTTL: time.Second,
+		PublicURL: os.Getenv("ZIMMER_RUNNER_CHILD_URL"), Tick: 50 * time.Millisecond, LeaseTTL: time.Second,
 		SweepEvery: time.Hour, SweepScope: os.Getenv("ZIMMER_RUNNER_CHILD_DATA"), Bins: map[string]string{catalog.RuntimeClaude: bin, catalog.RuntimeCodex: bin, catalog.RuntimePi: bin}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -33,8 +33,7 @@ import (
 // Options configure a Runner; zero values take the defaults noted.
 type Options struct {
 	DataDir   string            // ZIMMER_DATA_DIR: workspaces/ and transcripts/ live here
-	PublicURL string            // ZIMMER_PUBLIC_URL: what the injected MCP entries point at
-	APIKey    string            // the first of API_KEYS: what they send as X-API-Key
+	PublicURL string            // ZIMMER_PUBLIC_URL: what the injected MCP entries point at (with the session's own token)
 	Bins      map[string]string // runtime → CLI binary (ZIMMER_CLAUDE_BIN, ZIMMER_CODEX_BIN, ZIMMER_PI_BIN)
 	Tick      time.Duration     // monitor loop interval (0.5 s)
 	LeaseTTL  time.Duration     // the run lease's TTL (15 s); refreshed every third of it

@@ -99,8 +99,12 @@ func TestCodexCapturesItsThreadAndResumesIt(t *testing.T) {
 		t.Fatalf("declared budget: %v", mcp["slowpoke"])
 	}
 	self := mcp[catalog.SelfSessionServer].(map[string]any)
-	if self["url"] != e.srv.URL+"/mcp?tool_groups=self_session&session_id="+itoa(id) || self["http_headers"].(map[string]any)["X-API-Key"] != apiKey {
-		t.Fatalf("self-session entry: %v", self)
+	if token, _ := self["http_headers"].(map[string]any)["X-API-Key"].(string); self["url"] != e.srv.URL+"/mcp?tool_groups=self_session&session_id="+itoa(id) ||
+		!strings.HasPrefix(token, orchestrator.SessionTokenPrefix) {
+		t.Fatalf("self-session entry (the session's own token, never the fleet key): %v", self)
+	}
+	if raw, _ := os.ReadFile(s.Metadata[session.MetaConfigPath].(string)); strings.Contains(string(raw), apiKey) {
+		t.Fatalf("the fleet key reached the agent's config:\n%s", raw)
 	}
 	if usage, _ := e.ops.TokenUsage(context.Background(), id); len(usage) != 1 || usage[0].Model != "gpt-5.4" || usage[0].CacheReadTokens != 100 {
 		t.Fatalf("codex turn usage (model from the session): %+v", usage)

@@ -97,9 +97,14 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConf
 	if !fresh { // a fresh clone's config is the repository's alone
 		previous = t.ws.written(t.sess.AgentRuntime)
 	}
+	// Every turn gets a fresh token (the last turn's stops working), so a restart rotates it.
+	token, err := t.r.ops.IssueSessionToken(ctx, t.sess.ID)
+	if err != nil {
+		return catalog.RuntimeConfig{}, err
+	}
 	cfg, err := t.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
 		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
-		PublicURL: t.r.opt.PublicURL, APIKey: t.r.opt.APIKey, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous,
+		PublicURL: t.r.opt.PublicURL, Token: token, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous,
 	})
 	var ue *catalog.UnresolvedError
 	switch {

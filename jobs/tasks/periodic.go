@@ -56,3 +56,6 @@ func (q *Queue) EnqueueSlot(ctx context.Context, p Periodic, at time.Time) (bool
 	}
 	return true, nil
 }
+
+// TypeVerifyChains recomputes every session's human-message hash chain.
+const TypeVerifyChains = "provenance:verify_chains"

@@ -1,0 +1,120 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zimmerhq/zimmer/lineage"
+	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// ProvenanceAsOf reads a session's provenance as it stood at asOf: the hierarchy over the spawn
+// edges and the uncle edges live then (a removed edge counts until its removal), and the human
+// messages recorded by then. The walk is package lineage's own, a level per statement, inside one
+// read transaction; an audit read, so round trips are not counted. The session and the nodes'
+// titles and statuses are today's. A session created after asOf is ErrNotFound.
+func (s *Store) ProvenanceAsOf(ctx context.Context, id int64, asOf time.Time) (Provenance, error) {
+	asOf = asOf.UTC()
+	p, err := read(ctx, s, "provenance_as_of", func(tx txn) (Provenance, error) {
+		rec, err := tx.single("get_session", queries.GetSession, map[string]any{"id": id})
+		if err != nil {
+			return Provenance{}, err
+		}
+		sess, err := recordSession(rec, "s")
+		if err != nil {
+			return Provenance{}, err
+		}
+		src := asOfSource{tx: tx, at: asOf}
+		// The walk's own "not found" is no sentinel; a session not yet created must be ErrNotFound.
+		if chain, err := src.SpawnChain(id); err != nil {
+			return Provenance{}, err
+		} else if len(chain) == 0 {
+			return Provenance{}, ErrNotFound
+		}
+		h, err := lineage.Walk(src, id)
+		if err != nil {
+			return Provenance{}, err
+		}
+		msgs, err := humanMessages(tx, h.SessionIDs(), asOf)
+		if err != nil {
+			return Provenance{}, err
+		}
+		users, err := listUsers(tx)
+		return Provenance{Session: sess, Hierarchy: h, Messages: msgs, Users: users}, err
+	})
+	if err != nil {
+		return Provenance{}, fmt.Errorf("provenance of session %d as of %s: %w", id, asOf.Format(time.RFC3339), err)
+	}
+	return p, nil
+}
+
+// asOfSource answers the walk's questions about the lineage as it stood at one time.
+type asOfSource struct {
+	tx txn
+	at time.Time
+}
+
+func (a asOfSource) SpawnChain(id int64) ([]int64, error) {
+	rec, err := a.tx.single("as_of_spawn_chain", queries.AsOfSpawnChain, map[string]any{"id": id, "as_of": a.at})
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil // the walk says the session is missing
+	}
+	if err != nil {
+		return nil, err
+	}
+	ids, _ := rec.Get("ids")
+	return int64s(list(ids)), nil
+}
+
+func (a asOfSource) Seniors(ids []int64) ([]lineage.Link, error) {
+	return a.links("as_of_seniors", queries.AsOfSeniors, map[string]any{"ids": ids, "as_of": a.at})
+}
+
+func (a asOfSource) Juniors(ids, seen []int64, limit int) ([]lineage.Link, error) {
+	return a.links("as_of_juniors", queries.AsOfJuniors, map[string]any{"ids": ids, "seen": seen, "limit": limit, "as_of": a.at})
+}
+
+func (a asOfSource) links(name, cypher string, params map[string]any) ([]lineage.Link, error) {
+	recs, err := a.tx.collect(name, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lineage.Link, 0, len(recs))
+	for _, r := range recs {
+		m := r.AsMap()
+		out = append(out, lineage.Link{From: asInt(m["from"]), To: asInt(m["to"]), Kind: asString(m["kind"])})
+	}
+	return out, nil
+}
+
+func (a asOfSource) Nodes(ids []int64) (map[int64]lineage.NodeData, error) {
+	recs, err := a.tx.collect("as_of_nodes", queries.AsOfNodes, map[string]any{"ids": ids, "as_of": a.at})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]lineage.NodeData, len(recs))
+	for _, r := range recs {
+		d := nodeData(r.AsMap())
+		out[d.ID] = d
+	}
+	return out, nil
+}
+
+// nodeData reads one walk node as both lineage reads return it; the scheduling class is the
+// session's own, else its genesis's default.
+func nodeData(m map[string]any) lineage.NodeData {
+	d := lineage.NodeData{
+		ID: asInt(m["id"]), Title: asString(m["title"]), AgentRoot: asString(m["agent_root"]),
+		Status: asString(m["status"]), Genesis: asString(m["genesis"]), ParentID: optInt(m["parent_id"]),
+		UncleIDs: int64s(list(m["uncle_ids"])),
+	}
+	class := session.Genesis(d.Genesis).DefaultClass()
+	if c := asString(m["scheduling_class"]); c != "" {
+		class = session.Class(c)
+	}
+	d.Class = string(class)
+	return d
+}
