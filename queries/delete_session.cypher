@@ -6,7 +6,7 @@ OPTIONAL MATCH (s:Session {id: $id})
 OPTIONAL MATCH (child:Session {parent_session_id: $id})
 SET child.parent_session_id = null
 WITH s, count(child) AS _
-OPTIONAL MATCH (s)-[:HAS_MESSAGE|HAS_LOG|HAS_HUMAN_MESSAGE]->(owned)
+OPTIONAL MATCH (s)-[:HAS_MESSAGE|HAS_LOG|HAS_HUMAN_MESSAGE|HAS_NOTIFICATION]->(owned)
 DETACH DELETE owned
 WITH DISTINCT s
 DETACH DELETE s
