@@ -16,11 +16,13 @@ import (
 var ErrNotificationNotFound = fmt.Errorf("notification %w", ErrNotFound)
 
 // NewNotification is what CreateNotification records. Key makes the write idempotent: the
-// same key always names the same notification.
+// same key always names the same notification. At is its creation time (the store's clock when
+// zero).
 type NewNotification struct {
 	SessionID     int64
 	Key           string
 	Type, Message string
+	At            time.Time
 }
 
 // CreateNotification records n unless a notification with its key exists; created says which.
@@ -30,9 +32,12 @@ func (s *Store) CreateNotification(ctx context.Context, n NewNotification) (*ses
 		n       *session.Notification
 		created bool
 	}
+	if n.At.IsZero() {
+		n.At = s.now()
+	}
 	out, err := write(ctx, s, "create_notification", func(tx txn) (result, error) {
 		rec, err := tx.single("create_notification", queries.CreateNotification, map[string]any{
-			"session_id": n.SessionID, "key": n.Key, "type": n.Type, "message": n.Message, "at": s.now().UTC(),
+			"session_id": n.SessionID, "key": n.Key, "type": n.Type, "message": n.Message, "at": n.At.UTC(),
 		})
 		if err != nil {
 			return result{}, err

@@ -17,6 +17,8 @@ import (
 type Queue interface {
 	EnqueueRunSession(ctx context.Context, p tasks.RunSession, taskID string) (string, error)
 	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
+	EnqueueNeedsInputPush(ctx context.Context, sessionID int64, batch string) error
+	EnqueueNotificationDelivery(ctx context.Context, notificationID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
 }
