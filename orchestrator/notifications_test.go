@@ -141,7 +141,7 @@ func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	failed := rested(t, e, session.StatusFailed, 4, false) // no opt-in: a failure is pushed anyway
-	for range 3 {                                            // the effect redelivered
+	for range 3 {                                          // the effect redelivered
 		if err := e.Ops.RunNotificationEffect(ctx, failed.ID, 4, session.EffectPushFailed, time.Now()); err != nil {
 			t.Fatal(err)
 		}
