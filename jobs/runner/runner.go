@@ -42,6 +42,8 @@ type Options struct {
 	// SweepEvery and SweepGrace drive the orphan sweep (1 min, 30 s): a running session
 	// untouched for SweepGrace whose run is not alive is recovered.
 	SweepEvery, SweepGrace time.Duration
+	// SpotEvery is how often parked spot sessions are resumed into free agent slots (30 s).
+	SpotEvery time.Duration
 	// SweepScope limits the sweep to sessions whose custom_metadata mentions it, for graphs
 	// shared by independent queues (the tests). Empty sweeps every session.
 	SweepScope string
@@ -77,6 +79,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.TermGrace = cmp.Or(o.TermGrace, 5*time.Second)
 	o.SweepEvery = cmp.Or(o.SweepEvery, time.Minute)
 	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
+	o.SpotEvery = cmp.Or(o.SpotEvery, 30*time.Second)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -102,11 +105,12 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains on default, the orphan sweep on maintenance.
+// drains on default, the orphan sweep and the spot scheduler on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+	w.Every(tasks.LaneMaintenance, tasks.TypeResumeSpot, r.opt.SpotEvery, r.HandleResumeSpot)
 }
 
 // Outcomes of a run (the metrics' outcome label).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -87,10 +88,16 @@ const TypeResumeSpot = "sessions:resume_spot"
 // FreeSlots is how many more tasks the lane can start now: its concurrency less what is already
 // running or waiting in it (never below zero).
 func (q *Queue) FreeSlots(lane string) (int, error) {
-	info, err := q.inspector.GetQueueInfo(lane)
-	if errors.Is(err, asynq.ErrQueueNotFound) {
+	// GetQueueInfo's not-found error is not asynq.ErrQueueNotFound, so ask first whether the lane
+	// exists: a lane nothing was ever queued on is all free.
+	known, err := q.inspector.Queues()
+	if err != nil {
+		return 0, fmt.Errorf("list lanes: %w", err)
+	}
+	if !slices.Contains(known, lane) {
 		return LaneConcurrency[lane], nil
 	}
+	info, err := q.inspector.GetQueueInfo(lane)
 	if err != nil {
 		return 0, fmt.Errorf("inspect lane %s: %w", lane, err)
 	}
