@@ -42,7 +42,8 @@ func (s *Service) NeedsInputPush(ctx context.Context, sessionID int64, batch str
 	if !sess.PushNotificationsEnabled || !stillAfter(sess, batch, session.StatusNeedsInput) {
 		return nil
 	}
-	_, err = s.notify(ctx, sessionID, batch+":"+string(session.EffectPushNeedsInput), session.NotifyNeedsInput, "")
+	key := effectRun{Batch: batch, Effect: session.EffectPushNeedsInput}.Key()
+	_, err = s.notify(ctx, sessionID, key, session.NotifyNeedsInput, "")
 	return ignoreMissing(err)
 }
 
@@ -59,7 +60,7 @@ func (s *Service) pushFailed(ctx context.Context, r effectRun) error {
 	if !stillAfter(sess, r.Batch, session.StatusFailed) {
 		return nil
 	}
-	_, err = s.notify(ctx, r.SessionID, r.Batch+":"+string(r.Effect), session.NotifySessionFailed, "")
+	_, err = s.notify(ctx, r.SessionID, r.Key(), session.NotifySessionFailed, "")
 	return ignoreMissing(err)
 }
 
@@ -83,7 +84,7 @@ func (s *Service) deleteNotifications(ctx context.Context, r effectRun) error {
 // number, and the session's metadata the number of its latest).
 func stillAfter(sess *session.Session, batch string, to session.Status) bool {
 	seq, err := strconv.Atoi(batch[strings.LastIndexByte(batch, '-')+1:])
-	return err == nil && sess.Status == to && session.BagInt(sess.Metadata, metaTransitionSeq) == seq
+	return err == nil && sess.Status == to && session.BagInt(sess.Metadata, session.MetaTransitionSeq) == seq
 }
 
 // ignoreMissing treats a session deleted meanwhile as nothing left to do.

@@ -30,13 +30,30 @@ func ofSession(t *testing.T, e orchestratortest.Env, sessionID int64) []*session
 	return out
 }
 
-// rested makes a session that came to rest in status through its transition numbered seq.
-func rested(t *testing.T, e orchestratortest.Env, status session.Status, seq int, optIn bool) *session.Session {
+// transition moves a session through ev on the operations' write path and returns the id of
+// the effect batch it recorded.
+func transition(t *testing.T, e orchestratortest.Env, id int64, ev session.Event) string {
+	t.Helper()
+	s, err := e.Ops.ApplyEvent(context.Background(), id, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%d-%d", id, session.BagInt(s.Metadata, session.MetaTransitionSeq))
+}
+
+// runEffects runs a batch's effects as the effects task does.
+func runEffects(t *testing.T, e orchestratortest.Env, id int64, batch string) {
+	t.Helper()
+	if err := e.Ops.RunEffects(context.Background(), id, batch); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// running makes a running session, opted in to needs_input pushes or not.
+func running(t *testing.T, e orchestratortest.Env, optIn bool) *session.Session {
 	t.Helper()
 	return graphtest.Session(t, e.Store, func(d *session.Session) {
-		d.Status, d.PushNotificationsEnabled = status, optIn
-		d.Metadata[orchestrator.MetaTransitionSeq] = seq
-		d.Metadata[session.MetaFailureReason] = "process_failed"
+		d.Status, d.PushNotificationsEnabled = session.StatusRunning, optIn
 		d.Metadata[session.MetaFailureMessage] = "The agent exited with status 2"
 	})
 }
@@ -140,15 +157,16 @@ func TestMarkAllReadAndDismissAllReadReachEveryPendingNotification(t *testing.T)
 func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
-	failed := rested(t, e, session.StatusFailed, 4, false) // no opt-in: a failure is pushed anyway
-	for range 3 {                                          // the effect redelivered
-		if err := e.Ops.RunNotificationEffect(ctx, failed.ID, 4, session.EffectPushFailed, time.Now()); err != nil {
-			t.Fatal(err)
-		}
+	failed := running(t, e, false) // no opt-in: a failure is pushed anyway
+	batch := transition(t, e, failed.ID, session.EventFail)
+	// A task redelivered between running the effect and marking it done runs it again.
+	if err := e.Ops.RunEffectAgain(ctx, failed.ID, batch, session.EffectPushFailed); err != nil {
+		t.Fatal(err)
 	}
+	runEffects(t, e, failed.ID, batch)
 	list := ofSession(t, e, failed.ID)
 	if len(list) != 1 || list[0].Type != session.NotifySessionFailed {
-		t.Fatalf("three runs of one failure's push recorded %+v; want one session_failed", list)
+		t.Fatalf("one failure pushed twice recorded %+v; want one session_failed", list)
 	}
 	if !queued(t, e, tasks.LaneDefault, tasks.DeliverNotificationTaskID(list[0].ID)) {
 		t.Fatal("its delivery must be queued")
@@ -158,10 +176,10 @@ func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 		t.Fatalf("the push names why it failed: %+v %v %v", push, ok, err)
 	}
 
-	restarted := rested(t, e, session.StatusRunning, 5, false)
-	if err := e.Ops.RunNotificationEffect(ctx, restarted.ID, 4, session.EffectPushFailed, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	restarted := running(t, e, false)
+	batch = transition(t, e, restarted.ID, session.EventFail)
+	transition(t, e, restarted.ID, session.EventResume)
+	runEffects(t, e, restarted.ID, batch)
 	if list := ofSession(t, e, restarted.ID); len(list) != 0 {
 		t.Fatalf("a session restarted before its failure push ran is not pushed: %+v", list)
 	}
@@ -170,41 +188,47 @@ func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 func TestTheNeedsInputPushIsDebouncedAndOptIn(t *testing.T) {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
-	optedIn := rested(t, e, session.StatusNeedsInput, 7, true)
-	if err := e.Ops.RunNotificationEffect(ctx, optedIn.ID, 7, session.EffectPushNeedsInput, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if !queued(t, e, tasks.LaneDefault, tasks.NeedsInputPushTaskID(orchestrator.BatchID(optedIn.ID, 7))) {
+	optedIn := running(t, e, true)
+	batch := transition(t, e, optedIn.ID, session.EventPause)
+	runEffects(t, e, optedIn.ID, batch)
+	if !queued(t, e, tasks.LaneDefault, tasks.NeedsInputPushTaskID(batch)) {
 		t.Fatal("an opted-in pause schedules its debounced push")
 	}
 	if list := ofSession(t, e, optedIn.ID); len(list) != 0 {
 		t.Fatalf("nothing is recorded before the debounce ends: %+v", list)
 	}
-	silent := rested(t, e, session.StatusNeedsInput, 7, false)
-	if err := e.Ops.RunNotificationEffect(ctx, silent.ID, 7, session.EffectPushNeedsInput, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if queued(t, e, tasks.LaneDefault, tasks.NeedsInputPushTaskID(orchestrator.BatchID(silent.ID, 7))) {
+	silent := running(t, e, false)
+	batch = transition(t, e, silent.ID, session.EventPause)
+	runEffects(t, e, silent.ID, batch)
+	if queued(t, e, tasks.LaneDefault, tasks.NeedsInputPushTaskID(batch)) {
 		t.Fatal("a session without pushes schedules nothing")
 	}
 
+	optOut := func(t *testing.T, id int64) {
+		if _, err := e.Store.UpdateSession(ctx, id, func(u *session.Session) error { u.PushNotificationsEnabled = false; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
-		name   string
-		status session.Status
-		seq    int // the session's latest transition when the debounce ends
-		optIn  bool
-		want   int
+		name string
+		then func(t *testing.T, id int64) // what happens during the debounce
+		want int
 	}{
-		{"still resting in the same needs_input: pushed", session.StatusNeedsInput, 7, true, 1},
-		{"resumed meanwhile: not pushed", session.StatusRunning, 8, true, 0},
-		{"resumed and paused again: left to the later pause", session.StatusNeedsInput, 9, true, 0},
-		{"pushes turned off meanwhile: not pushed", session.StatusNeedsInput, 7, false, 0},
+		{"still resting in the same needs_input: pushed", func(*testing.T, int64) {}, 1},
+		{"resumed meanwhile: not pushed", func(t *testing.T, id int64) { transition(t, e, id, session.EventResume) }, 0},
+		{"resumed and paused again: left to the later pause", func(t *testing.T, id int64) {
+			transition(t, e, id, session.EventResume)
+			transition(t, e, id, session.EventPause)
+		}, 0},
+		{"pushes turned off meanwhile: not pushed", optOut, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := rested(t, e, tt.status, tt.seq, tt.optIn)
+			s := running(t, e, true)
+			batch := transition(t, e, s.ID, session.EventPause)
+			tt.then(t, s.ID)
 			for range 2 { // a retried job
-				if err := e.Ops.NeedsInputPush(ctx, s.ID, orchestrator.BatchID(s.ID, 7)); err != nil {
+				if err := e.Ops.NeedsInputPush(ctx, s.ID, batch); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -222,22 +246,19 @@ func TestTheNeedsInputPushIsDebouncedAndOptIn(t *testing.T) {
 func TestResumeMarksOlderNotificationsStaleAndArchiveDeletesThem(t *testing.T) {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
-	s := graphtest.Session(t, e.Store, nil)
+	s := graphtest.Session(t, e.Store, func(d *session.Session) { d.Status = session.StatusNeedsInput })
 	before, err := e.Ops.PushMessage(ctx, s.ID, "before the resume")
 	if err != nil {
 		t.Fatal(err)
 	}
-	resumedAt := time.Now()
+	time.Sleep(5 * time.Millisecond)
+	resume := transition(t, e, s.ID, session.EventResume)
 	time.Sleep(5 * time.Millisecond)
 	after, err := e.Ops.PushMessage(ctx, s.ID, "after the resume")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 2 {
-		if err := e.Ops.RunNotificationEffect(ctx, s.ID, 3, session.EffectMarkNotificationStale, resumedAt); err != nil {
-			t.Fatal(err)
-		}
-	}
+	runEffects(t, e, s.ID, resume)
 	if list := ofSession(t, e, s.ID); len(list) != 1 || list[0].ID != after.ID {
 		t.Fatalf("only the notification newer than the resume stays active: %+v", list)
 	}
@@ -247,9 +268,8 @@ func TestResumeMarksOlderNotificationsStaleAndArchiveDeletesThem(t *testing.T) {
 	if push, ok, err := e.Ops.PushFor(ctx, before.ID); err != nil || ok {
 		t.Fatalf("a stale notification is not delivered: %+v %v %v", push, ok, err)
 	}
-	if err := e.Ops.RunNotificationEffect(ctx, s.ID, 4, session.EffectDeleteNotifications, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	archive := transition(t, e, s.ID, session.EventArchive)
+	runEffects(t, e, s.ID, archive)
 	for _, id := range []int64{before.ID, after.ID} {
 		if _, err := e.Ops.Notification(ctx, id); !errors.Is(err, orchestrator.ErrNotificationNotFound) {
 			t.Fatalf("an archived session's notification %d must be deleted: %v", id, err)

@@ -11,12 +11,14 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/roster"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // Queue is the part of the job queue the operations use.
 type Queue interface {
 	EnqueueRunSession(ctx context.Context, p tasks.RunSession, taskID string) (string, error)
 	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
+	EnqueueSessionEffects(ctx context.Context, sessionID int64, batch string) error
 	EnqueueNeedsInputPush(ctx context.Context, sessionID int64, batch string) error
 	EnqueueNotificationDelivery(ctx context.Context, notificationID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
@@ -72,12 +74,14 @@ type Service struct {
 
 	slackMappedOnly bool
 	dataDir         string
+	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
-		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer")}
+		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer"),
+		effects: effectHandlers}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
 	}

@@ -79,7 +79,7 @@ func (s *Service) ResumeSpotParked(ctx context.Context, gate SpotGate, slots int
 func (s *Service) resumeSpot(ctx context.Context, id int64) (bool, error) {
 	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
 	var h *handOff
-	_, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
+	_, err := s.updateWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		h = nil
 		if !spotParked(u) {
 			return nil // resumed, archived or taken over since it was listed

@@ -36,7 +36,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		h   *handOff
 		end TurnEnd
 	)
-	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.updateWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h, end = nil, ""
 		if !Owns(u, taskID) {
 			return ErrNotOwner
@@ -55,7 +55,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		if !errors.Is(err, ErrMessageNotFound) {
 			return err
 		}
-		end, err = rest(u)
+		end, err = s.rest(u)
 		return err
 	})
 	if err != nil {
@@ -75,8 +75,8 @@ func clearTurn(u *session.Session) {
 }
 
 // rest pauses the session (running → needs_input) and executes a pending sleep.
-func rest(u *session.Session) (TurnEnd, error) {
-	if err := applyEvent(u, session.EventPause, "Cannot pause"); err != nil {
+func (s *Service) rest(u *session.Session) (TurnEnd, error) {
+	if err := s.applyEvent(u, session.EventPause, "Cannot pause"); err != nil {
 		return "", err
 	}
 	u.RunningJobID = nil
@@ -84,7 +84,7 @@ func rest(u *session.Session) (TurnEnd, error) {
 		return TurnPaused, nil
 	}
 	delete(u.Metadata, session.MetaPendingSleep)
-	if err := applyEvent(u, session.EventSleep, "Cannot sleep"); err != nil {
+	if err := s.applyEvent(u, session.EventSleep, "Cannot sleep"); err != nil {
 		return "", err
 	}
 	return TurnSlept, nil
@@ -105,7 +105,7 @@ func deliverMessage(u *session.Session, m *session.Message) *handOff {
 // reports whether it delivered.
 func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error) {
 	var h *handOff
-	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.updateWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
 		if !drainable(u) {
 			return nil
