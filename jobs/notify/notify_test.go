@@ -261,5 +261,27 @@ func TestTheDebouncedNeedsInputJobPushesASessionStillResting(t *testing.T) {
 	if b := webhook.requests()[0].body; b.NotificationType != session.NotifyNeedsInput || b.Body != "Needs your input" || b.SessionID != s.ID {
 		t.Fatalf("the webhook received %+v", b)
 	}
-	var _ orchestrator.NotificationObserver = h.m // metrics count what the service records
+}
+
+func TestAFailedRunReachesTheWebhookThroughItsTransitionsEffects(t *testing.T) {
+	webhook := &hook{}
+	srv := httptest.NewServer(webhook)
+	defer srv.Close()
+	h := start(t, srv.URL)
+	ctx := context.Background()
+	job := "session-run-under-test"
+	s := graphtest.Session(t, h.e.Store, func(d *session.Session) { d.Status, d.RunningJobID = session.StatusRunning, &job })
+	failed, err := h.e.Ops.FailRun(ctx, s.ID, job, orchestrator.Failure{Reason: "spawn_failed", Message: "claude was not found on PATH"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The effects task the transition queued runs on the runner's worker; here it runs in place.
+	batch := fmt.Sprintf("%d-%d", s.ID, session.BagInt(failed.Metadata, session.MetaTransitionSeq))
+	if err := h.e.Ops.RunEffects(ctx, s.ID, batch); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the failure push reaches the webhook", func() bool { return len(webhook.requests()) == 1 })
+	if b := webhook.requests()[0].body; b.NotificationType != session.NotifySessionFailed || b.Body != "claude was not found on PATH" || b.Session.Status != "failed" {
+		t.Fatalf("the webhook received %+v", b)
+	}
 }
