@@ -22,6 +22,7 @@ func notify(t *testing.T, store *graph.Store, sessionID int64, key string) *sess
 }
 
 func TestANotificationKeyIsRecordedOnceEvenUnderConcurrentRedelivery(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	store := graphtest.Store(t)
 	s := graphtest.Session(t, store, nil)
 	key := graphtest.Unique(t, "batch")
@@ -62,6 +63,7 @@ func TestANotificationKeyIsRecordedOnceEvenUnderConcurrentRedelivery(t *testing.
 }
 
 func TestANotificationForAMissingSessionIsNotFound(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	store := graphtest.Store(t)
 	_, _, err := store.CreateNotification(context.Background(), graph.NewNotification{SessionID: -42, Key: graphtest.Unique(t, "k"), Type: session.NotifySessionFailed})
 	if !errors.Is(err, graph.ErrNotFound) {
@@ -70,6 +72,7 @@ func TestANotificationForAMissingSessionIsNotFound(t *testing.T) {
 }
 
 func TestStaleAndDeleteSpareNotificationsNewerThanTheTransition(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	s := graphtest.Session(t, store, nil)
@@ -104,6 +107,7 @@ func TestStaleAndDeleteSpareNotificationsNewerThanTheTransition(t *testing.T) {
 }
 
 func TestDismissRefusesAnUnreadNotificationAndDeletesARead(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	s := graphtest.Session(t, store, nil)
@@ -123,6 +127,7 @@ func TestDismissRefusesAnUnreadNotificationAndDeletesARead(t *testing.T) {
 }
 
 func TestDeletingASessionDeletesItsNotifications(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	s := graphtest.Session(t, store, nil)

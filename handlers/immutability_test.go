@@ -299,7 +299,11 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 			key := s.h.user(t).Key // a roster row of the route's own for :key
 			form := url.Values{"prompt": {"typed by a human"}, "content": {"typed by a human"}, "agent_root": {"general-agent"},
 				"title": {"Sweep"}, "acting_session_id": {forged}, "key": {key}, "display_name": {"Sweeper"}}
-			path := webPath(route, s.target.ID, key)
+			target := s.target.ID
+			if strings.HasPrefix(route.Path, "/notifications/:id") {
+				target = s.notification(t) // the :id of these routes is a notification's
+			}
+			path := webPath(route, target, key)
 			uncles := s.uncles(t)
 			var p page
 			if route.Method == http.MethodPost {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 )
 
 // mine is the active notifications about one session, as GET /notifications lists them.
@@ -24,6 +26,7 @@ func (e *env) mine(t *testing.T, sessionID, query string) []map[string]any {
 }
 
 func TestANotificationIsPushedListedReadAndDismissedOverREST(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := setup(t)
 	s := e.create(t, map[string]any{"title": "Parser rewrite"})
 	r := e.do(t, "POST", "/api/v1/notifications/push", map[string]any{"session_id": s["slug"], "message": "Needs the staging key"})
@@ -84,6 +87,7 @@ func TestANotificationIsPushedListedReadAndDismissedOverREST(t *testing.T) {
 }
 
 func TestPushRefusesWhatItCannotSend(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := setup(t)
 	s := e.create(t, map[string]any{})
 	tests := []struct {
@@ -113,6 +117,7 @@ func TestPushRefusesWhatItCannotSend(t *testing.T) {
 }
 
 func TestMarkAllReadAndDismissAllReadReportCounts(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := setup(t)
 	s := e.create(t, map[string]any{})
 	for _, m := range []string{"a", "b"} {

@@ -68,6 +68,7 @@ func queued(t *testing.T, e orchestratortest.Env, lane, taskID string) bool {
 }
 
 func TestAPushedMessageIsANotificationReadThenDismissed(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	s := graphtest.Session(t, e.Store, nil)
@@ -113,6 +114,7 @@ func TestAPushedMessageIsANotificationReadThenDismissed(t *testing.T) {
 }
 
 func TestAPushNeedsAMessageAndASession(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	s := graphtest.Session(t, e.Store, nil)
@@ -128,6 +130,7 @@ func TestAPushNeedsAMessageAndASession(t *testing.T) {
 }
 
 func TestMarkAllReadAndDismissAllReadReachEveryPendingNotification(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	s := graphtest.Session(t, e.Store, nil)
@@ -155,6 +158,7 @@ func TestMarkAllReadAndDismissAllReadReachEveryPendingNotification(t *testing.T)
 }
 
 func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	failed := running(t, e, false) // no opt-in: a failure is pushed anyway
@@ -186,6 +190,7 @@ func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 }
 
 func TestTheNeedsInputPushIsDebouncedAndOptIn(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	optedIn := running(t, e, true)
@@ -244,6 +249,7 @@ func TestTheNeedsInputPushIsDebouncedAndOptIn(t *testing.T) {
 }
 
 func TestResumeMarksOlderNotificationsStaleAndArchiveDeletesThem(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
 	ctx := context.Background()
 	s := graphtest.Session(t, e.Store, func(d *session.Session) { d.Status = session.StatusNeedsInput })

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -27,6 +28,7 @@ func (e *env) notificationsOf(t *testing.T, sessionID int64) []*session.Notifica
 }
 
 func TestNotificationToolsPushReadAndDismiss(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := setup(t)
 	title := "Nightly build"
 	s := e.fixture(t, func(d *session.Session) { d.Title = &title })
@@ -71,6 +73,7 @@ func TestNotificationToolsPushReadAndDismiss(t *testing.T) {
 }
 
 func TestNotificationBulkActionsReportCountsAndWhatIsPending(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := setup(t)
 	s := e.fixture(t, nil)
 	for _, m := range []string{"one", "two"} {
@@ -91,6 +94,7 @@ func TestNotificationBulkActionsReportCountsAndWhatIsPending(t *testing.T) {
 }
 
 func TestNotificationToolsRefuseWhatTheyCannotDo(t *testing.T) {
+	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
 	e := setup(t)
 	s := e.fixture(t, nil)
 	cases := []struct {
