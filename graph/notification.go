@@ -181,14 +181,19 @@ func (s *Store) count(ctx context.Context, name, cypher string, params map[strin
 // when it is unread.
 func (s *Store) DismissNotification(ctx context.Context, id int64) (bool, error) {
 	dismissed, err := write(ctx, s, "dismiss_notification", func(tx txn) (bool, error) {
-		rec, err := tx.single("dismiss_notification", queries.DismissNotification, map[string]any{"id": id})
+		rec, err := tx.single("get_notification", queries.GetNotification, map[string]any{"id": id})
 		if errors.Is(err, ErrNotFound) {
 			return false, ErrNotificationNotFound
 		}
 		if err != nil {
 			return false, err
 		}
-		return asBool(rec.Values[0]), nil
+		n, err := recordNotification(rec)
+		if err != nil || !n.Read {
+			return false, err
+		}
+		_, err = tx.collect("delete_notification", queries.DeleteNotification, map[string]any{"id": id})
+		return err == nil, err
 	})
 	if err != nil {
 		return false, fmt.Errorf("dismiss notification %d: %w", id, err)

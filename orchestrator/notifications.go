@@ -154,7 +154,8 @@ type Push struct {
 
 // PushFor is the notification the delivery job is to post, with its title and body; ok is
 // false when there is nothing to post any more: it is gone (dismissed, its session archived or
-// deleted), stale (the session was actioned first), or its delivery already ended.
+// deleted; Notification is nil then), stale (the session was actioned first), or its delivery
+// already ended.
 func (s *Service) PushFor(ctx context.Context, id int64) (Push, bool, error) {
 	n, err := s.store.GetNotification(ctx, id)
 	if errors.Is(err, ErrNotificationNotFound) {
@@ -164,7 +165,7 @@ func (s *Service) PushFor(ctx context.Context, id int64) (Push, bool, error) {
 		return Push{}, false, err
 	}
 	if n.Stale || n.Delivery != session.DeliveryPending || n.Session == nil {
-		return Push{}, false, nil
+		return Push{Notification: n}, false, nil
 	}
 	title, body := pushText(n)
 	return Push{Notification: n, Title: title, Body: body}, true, nil

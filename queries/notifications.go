@@ -35,10 +35,10 @@ var MarkNotificationRead string
 //go:embed mark_all_notifications_read.cypher
 var MarkAllNotificationsRead string
 
-// DismissNotification deletes one read notification.
+// DeleteNotification deletes one notification.
 //
-//go:embed dismiss_notification.cypher
-var DismissNotification string
+//go:embed delete_notification.cypher
+var DeleteNotification string
 
 // DismissReadNotifications deletes every active read notification.
 //

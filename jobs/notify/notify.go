@@ -92,8 +92,7 @@ func (j *Jobs) HandleDeliver(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	if !ok {
-		j.opt.Metrics.ObserveDelivery("", metrics.DeliverySkipped)
-		return nil
+		return j.skip(ctx, push.Notification)
 	}
 	typ := push.Notification.Type
 	if j.opt.WebhookURL == "" {
@@ -114,6 +113,20 @@ func (j *Jobs) HandleDeliver(ctx context.Context, t *asynq.Task) error {
 	}
 	j.opt.Metrics.ObserveDelivery(typ, metrics.DeliveryDelivered)
 	return j.ops.RecordDelivery(ctx, p.NotificationID, session.DeliveryDelivered)
+}
+
+// skip passes over a notification there is nothing to post for: gone (n is nil), already
+// delivered or given up on, or stale before it went out (recorded as skipped).
+func (j *Jobs) skip(ctx context.Context, n *session.Notification) error {
+	if n == nil {
+		j.opt.Metrics.ObserveDelivery("unknown", metrics.DeliverySkipped)
+		return nil
+	}
+	j.opt.Metrics.ObserveDelivery(n.Type, metrics.DeliverySkipped)
+	if n.Delivery != session.DeliveryPending {
+		return nil
+	}
+	return j.ops.RecordDelivery(ctx, n.ID, session.DeliverySkipped)
 }
 
 // Body is the JSON the webhook receives. text is the one line a Slack incoming webhook shows;

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/notify"
@@ -283,5 +284,32 @@ func TestAFailedRunReachesTheWebhookThroughItsTransitionsEffects(t *testing.T) {
 	eventually(t, "the failure push reaches the webhook", func() bool { return len(webhook.requests()) == 1 })
 	if b := webhook.requests()[0].body; b.NotificationType != session.NotifySessionFailed || b.Body != "claude was not found on PATH" || b.Session.Status != "failed" {
 		t.Fatalf("the webhook received %+v", b)
+	}
+}
+
+func TestANotificationThatWentStaleIsNotSent(t *testing.T) {
+	webhook := &hook{}
+	srv := httptest.NewServer(webhook)
+	defer srv.Close()
+	h := start(t, srv.URL)
+	ctx := context.Background()
+	s := graphtest.Session(t, h.e.Store, nil)
+	// Recorded while the worker is busy elsewhere: the session is actioned before its delivery runs.
+	n, _, err := h.e.Store.CreateNotification(ctx, graph.NewNotification{SessionID: s.ID, Key: graphtest.Unique(t, "stale"), Type: session.NotifyNeedsInput})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.e.Store.MarkSessionNotificationsStale(ctx, s.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.e.Queue.EnqueueNotificationDelivery(ctx, n.ID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the delivery is skipped", func() bool { return delivery(t, h, n.ID) == session.DeliverySkipped })
+	if got := webhook.requests(); len(got) != 0 {
+		t.Fatalf("a stale notification reached the webhook: %+v", got)
+	}
+	if got := count(t, h.m.Notifications.Deliveries, session.NotifyNeedsInput, metrics.DeliverySkipped); got != 1 {
+		t.Fatalf("deliveries{outcome=skipped} = %v, want 1", got)
 	}
 }
