@@ -48,7 +48,7 @@ func notificationMarkRead(ctx context.Context, c *call) (string, error) {
 	}
 	n, err := c.h.ops.MarkNotificationRead(ctx, id)
 	if err != nil {
-		return "", notificationNotFound(err, id)
+		return "", err
 	}
 	var b doc
 	b.heading(2, "Notification Marked Read")
@@ -78,7 +78,7 @@ func notificationDismiss(ctx context.Context, c *call) (string, error) {
 		if errors.Is(err, orchestrator.ErrInvalid) {
 			return "", fail("Cannot dismiss unread notification")
 		}
-		return "", notificationNotFound(err, id)
+		return "", err
 	}
 	return fmt.Sprintf("## Notification Dismissed\n\nNotification %d has been deleted.", id), nil
 }

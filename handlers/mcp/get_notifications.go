@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -33,7 +32,7 @@ func runGetNotifications(ctx context.Context, c *call) (string, error) {
 	if id, ok := c.args.integer("id"); ok {
 		n, err := c.h.ops.Notification(ctx, id)
 		if err != nil {
-			return "", notificationNotFound(err, id)
+			return "", err
 		}
 		var b doc
 		b.heading(2, fmt.Sprintf("Notification #%d", n.ID))
@@ -79,12 +78,4 @@ func notificationLine(n *session.Notification) string {
 		about = fmt.Sprintf(" - %s (%s)", oneLine(s.DisplayTitle()), s.Status)
 	}
 	return fmt.Sprintf("- **#%d** [%s] %s%s (%s)", n.ID, state, n.Type, about, timestamp(n.CreatedAt))
-}
-
-// notificationNotFound turns a missing notification into "Notification not found: <id>".
-func notificationNotFound(err error, id int64) error {
-	if errors.Is(err, orchestrator.ErrNotificationNotFound) {
-		return fail("Notification not found: %d", id)
-	}
-	return err
 }
