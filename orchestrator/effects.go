@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -46,6 +47,7 @@ type effectHandler func(*Service, context.Context, effectRun) error
 // summarizer) is not built yet.
 var effectHandlers = map[session.Effect]effectHandler{
 	session.EffectScheduleDrain:         (*Service).scheduleDrain,
+	session.EffectCleanupClone:          (*Service).scheduleCloneCleanup,
 	session.EffectPushNeedsInput:        (*Service).pushNeedsInput,
 	session.EffectPushFailed:            (*Service).pushFailed,
 	session.EffectMarkNotificationStale: (*Service).markNotificationsStale,
@@ -275,4 +277,33 @@ func (s *Service) scheduleDrain(ctx context.Context, r effectRun) error {
 		return err
 	}
 	return s.queue.EnqueueDrainMessages(ctx, r.SessionID)
+}
+
+// scheduleCloneCleanup: once the undo window has passed, the runner removes the archived
+// session's clone (or preserves it when it holds work that exists nowhere else).
+func (s *Service) scheduleCloneCleanup(ctx context.Context, r effectRun) error {
+	sess, err := s.store.GetSession(ctx, r.SessionID)
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if sess.Status != session.StatusArchived || sess.ArchivedAt == nil {
+		return nil // restored already: nothing to clean
+	}
+	return s.queue.EnqueueCleanupClone(ctx, tasks.CleanupClone{SessionID: r.SessionID, ArchivedAt: *sess.ArchivedAt}, r.Key())
+}
+
+// CloneCleanupDue reports whether the session is still in the archive a clone cleanup follows:
+// not restored, not archived again since, not deleted.
+func (s *Service) CloneCleanupDue(ctx context.Context, p tasks.CleanupClone) (bool, error) {
+	sess, err := s.store.GetSession(ctx, p.SessionID)
+	if errors.Is(err, graph.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read session %d for its clone cleanup: %w", p.SessionID, err)
+	}
+	return sess.Status == session.StatusArchived && sess.ArchivedAt != nil && sess.ArchivedAt.Equal(p.ArchivedAt), nil
 }

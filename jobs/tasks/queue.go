@@ -110,6 +110,19 @@ func (q *Queue) EnqueueSessionEffects(ctx context.Context, sessionID int64, batc
 	return nil
 }
 
+// EnqueueCleanupClone schedules the deferred cleanup of an archived session's clone; the same
+// taskID queued twice is one cleanup.
+func (q *Queue) EnqueueCleanupClone(ctx context.Context, p CleanupClone, taskID string) error {
+	task, err := NewCleanupCloneTask(p, taskID)
+	if err != nil {
+		return err
+	}
+	if _, err := q.client.EnqueueContext(ctx, task); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+		return fmt.Errorf("schedule the clone cleanup of session %d: %w", p.SessionID, err)
+	}
+	return nil
+}
+
 // replaceFinished enqueues task again when the task holding its id has finished (completed
 // and retained, or archived); a task still waiting or running keeps the id.
 func (q *Queue) replaceFinished(ctx context.Context, task *asynq.Task, lane, id string) error {

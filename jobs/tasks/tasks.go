@@ -122,3 +122,27 @@ func NewSessionEffectsTask(p SessionEffects) (*asynq.Task, error) {
 	return asynq.NewTask(TypeSessionEffects, b, asynq.Queue(LaneDefault), asynq.TaskID(SessionEffectsTaskID(p.Batch)),
 		asynq.MaxRetry(effectsRetries)), nil
 }
+
+// TypeCleanupClone removes, or preserves when it holds work that exists nowhere else, the clone
+// of a session that is still archived once the undo window has passed (jobs/runner).
+const TypeCleanupClone = "session:cleanup_clone"
+
+// CleanupClone is the payload of TypeCleanupClone: the archive it follows, so a session restored
+// and archived again meanwhile is cleaned up by the later archive's task, not this one.
+type CleanupClone struct {
+	SessionID  int64     `json:"session_id"`
+	ArchivedAt time.Time `json:"archived_at"`
+}
+
+// CloneCleanupDelay is the undo window: an archive undone within it keeps its clone as it was.
+const CloneCleanupDelay = 10 * time.Second
+
+// NewCleanupCloneTask builds the cleanup due CloneCleanupDelay from now, under taskID.
+func NewCleanupCloneTask(p CleanupClone, taskID string) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode clone-cleanup payload: %w", err)
+	}
+	return asynq.NewTask(TypeCleanupClone, b, asynq.Queue(LaneDefault), asynq.TaskID(taskID),
+		asynq.ProcessIn(CloneCleanupDelay), asynq.MaxRetry(3)), nil
+}
