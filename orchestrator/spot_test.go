@@ -121,3 +121,26 @@ func TestASpotParkedSessionResumesWithItsQueuedMessageFirst(t *testing.T) {
 		t.Fatalf("the queued message is the resumed turn, got %v", now.Metadata[session.MetaPendingDispatch])
 	}
 }
+
+func TestAParkedSessionWithNothingToRunLeavesTheSpotQueue(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	ctx := context.Background()
+	label := graphtest.Unique(t, "spotnone")
+	s := graphtest.Session(t, e.Store, func(d *session.Session) {
+		d.Status = session.StatusNeedsInput // never ran and has no prompt: nothing to start it with
+		d.CustomMetadata["spot_label"] = label
+	})
+	if _, _, err := e.Ops.PauseIntoSpotQueue(ctx, s.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 1, orchestrator.SweepScope{Text: label}); err != nil || got.Resumed != 0 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	now, err := e.Ops.Get(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Status != session.StatusWaiting || now.Metadata[session.MetaSpotQueuedAt] != nil {
+		t.Fatalf("it waits for a human, out of the queue (so it never holds a slot's turn): %s %v", now.Status, now.Metadata[session.MetaSpotQueuedAt])
+	}
+}
