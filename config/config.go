@@ -45,8 +45,12 @@ type Config struct {
 	MCPVariables []string
 	// SecretsFile holds values for catalog ${VAR}s (ZIMMER_SECRETS_FILE: KEY=value lines, mode
 	// 0600), asked before the environment. Read at every prepare, never logged.
-	SecretsFile   string
-	ShutdownGrace time.Duration
+	SecretsFile string
+	// PushWebhookURL receives every notification as a JSON POST (ZIMMER_PUSH_WEBHOOK_URL); unset
+	// records notifications without delivering them. It may carry a secret (a token in its path or
+	// query), so it is never logged nor quoted in an error.
+	PushWebhookURL string
+	ShutdownGrace  time.Duration
 	// WorkspaceBudget is the bytes the workspaces may take before clean clones of resting
 	// sessions are evicted (ZIMMER_WORKSPACE_BUDGET_GB); 0 means no budget.
 	WorkspaceBudget int64
@@ -58,7 +62,7 @@ var Variables = []string{
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
-	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB",
+	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB", "ZIMMER_PUSH_WEBHOOK_URL",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -97,6 +101,7 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 		MCPVariables:       splitKeys(getenv("ZIMMER_MCP_VARIABLES")),
 		SecretsFile:        getenv("ZIMMER_SECRETS_FILE"),
+		PushWebhookURL:     strings.TrimSpace(getenv("ZIMMER_PUSH_WEBHOOK_URL")),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	var err error
@@ -157,6 +162,11 @@ func (c Config) validate(requireKeys bool) error {
 	checkURL(bad, "NEO4J_URI", c.Neo4jURI, "bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc")
 	checkURL(bad, "REDIS_URL", c.RedisURL, "redis", "rediss")
 	checkURL(bad, "ZIMMER_PUBLIC_URL", c.PublicURL, "http", "https")
+	if c.PushWebhookURL != "" {
+		if u, err := url.Parse(c.PushWebhookURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			bad("ZIMMER_PUSH_WEBHOOK_URL is not an http or https URL with a host (its value is not shown: it may hold a secret)")
+		}
+	}
 	if (c.Neo4jUser == "") != (c.Neo4jPassword == "") {
 		bad("NEO4J_USER and NEO4J_PASSWORD must be set together (or both left unset for no auth)")
 	}

@@ -87,6 +87,17 @@ func TestWebUIAndSlackAreOffUntilConfigured(t *testing.T) {
 	}
 }
 
+func TestThePushWebhookIsOffUntilConfigured(t *testing.T) {
+	off, err := Load(envOf(nil), false)
+	if err != nil || off.PushWebhookURL != "" {
+		t.Fatalf("no webhook by default: %q %v", off.PushWebhookURL, err)
+	}
+	on, err := Load(envOf(map[string]string{"ZIMMER_PUSH_WEBHOOK_URL": " https://ntfy.example/zimmer-topic \n"}), false)
+	if err != nil || on.PushWebhookURL != "https://ntfy.example/zimmer-topic" {
+		t.Fatalf("the webhook is read trimmed: %q %v", on.PushWebhookURL, err)
+	}
+}
+
 func TestConfigErrorsNeverEchoAPassword(t *testing.T) {
 	const secret = "s3cret-pw"
 	for _, tc := range []struct{ name, variable, value string }{
@@ -95,6 +106,8 @@ func TestConfigErrorsNeverEchoAPassword(t *testing.T) {
 		{"Redis URL without a scheme", "REDIS_URL", ":" + secret + "@127.0.0.1:6379/0"},
 		{"Redis URL with a wrong scheme", "REDIS_URL", "http://:" + secret + "@127.0.0.1:6379/0"},
 		{"Neo4j URI with credentials and a wrong scheme", "NEO4J_URI", "http://neo4j:" + secret + "@127.0.0.1:7474"},
+		{"push webhook with a token and a wrong scheme", "ZIMMER_PUSH_WEBHOOK_URL", "ftp://hooks.example/services/" + secret},
+		{"push webhook with a token and no host", "ZIMMER_PUSH_WEBHOOK_URL", "https:///services/" + secret},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load(envOf(map[string]string{tc.variable: tc.value}), false)

@@ -69,6 +69,9 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if by := s.PausedBy(); by != "" {
 		p["paused_by"] = by // the orphan sweep finds sessions parked for recovery by it
 	}
+	if at := session.BagString(s.Metadata, session.MetaSpotQueuedAt); at != "" {
+		p["spot_queued_at"] = at // the spot scheduler resumes parked sessions oldest first by it
+	}
 	if channel, thread := session.SlackThread(s.CustomMetadata); channel != "" {
 		p["slack_channel_id"] = channel
 		if thread != "" {

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers/rest"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/queries"
@@ -279,6 +281,20 @@ func (s *sweep) queued(t *testing.T) int64 {
 	return m.ID
 }
 
+// notification records a read notification about the target (read, so it can be dismissed).
+func (s *sweep) notification(t *testing.T) int64 {
+	t.Helper()
+	ctx := context.Background()
+	n, _, err := s.h.store.CreateNotification(ctx, graph.NewNotification{SessionID: s.target.ID, Key: graphtest.Unique(t, "sweep"), Type: session.NotifyNeedsInput})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.h.store.MarkNotificationRead(ctx, n.ID); err != nil {
+		t.Fatal(err)
+	}
+	return n.ID
+}
+
 // webCaptures are the web routes that are capture boundaries.
 var webCaptures = []string{"/sessions", "/quick_prompt", "/sessions/:id/follow_up", "/sessions/:id/enqueued_messages"}
 
@@ -291,7 +307,11 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 			key := s.h.user(t).Key // a roster row of the route's own for :key
 			form := url.Values{"prompt": {"typed by a human"}, "content": {"typed by a human"}, "agent_root": {"general-agent"},
 				"title": {"Sweep"}, "acting_session_id": {forged}, "key": {key}, "display_name": {"Sweeper"}}
-			path := webPath(route, s.target.ID, key)
+			target := s.target.ID
+			if strings.HasPrefix(route.Path, "/notifications/:id") {
+				target = s.notification(t) // the :id of these routes is a notification's
+			}
+			path := webPath(route, target, key)
 			uncles := s.uncles(t)
 			var p page
 			if route.Method == http.MethodPost {
@@ -481,6 +501,9 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 			}
 		}()
 	}
+	if strings.HasPrefix(route.Path, "/notifications/:id") {
+		target = s.notification(t) // the :id of these routes is a notification's
+	}
 	path := "/api/v1" + strings.NewReplacer(":id", fmt.Sprint(target), ":message_id", fmt.Sprint(s.queued(t)),
 		":uncle_id", forged).Replace(route.Path)
 	if readsTranscript(route.Path) {
@@ -488,7 +511,7 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	}
 	body := map[string]any{"prompt": "sent by a script", "content": "sent by a script", "acting_session_id": forged,
 		"agent_root": "general-agent", "parent_session_id": s.target.ID, "title": "Sweep", "session_notes": "notes",
-		"position": 1, "force": true, "message_index": 0, "mcp_servers": []string{}}
+		"position": 1, "force": true, "message_index": 0, "mcp_servers": []string{}, "session_id": s.target.ID, "message": "sent by a script"}
 	status, out := s.h.postJSON(t, route.Method, path, body)
 	if status >= 400 {
 		t.Fatalf("%d %v: give this route plausible input, so the sweep exercises it", status, out)

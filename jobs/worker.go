@@ -25,6 +25,7 @@ type Worker struct {
 	muxes    map[string]*asynq.ServeMux
 	grace    time.Duration
 	periodic []tasks.Periodic
+	delays   map[string]func(n int) time.Duration // retry back-off by task type; Asynq's default otherwise
 	// running counts handlers still executing: Asynq's Shutdown stops waiting for a handler
 	// whose context was cancelled, but a hand-back still has to commit before the process exits.
 	// A counter rather than a WaitGroup: a task dequeued just before the stop may start while
@@ -35,7 +36,7 @@ type Worker struct {
 // NewWorker prepares a worker on the queue's Redis. grace bounds how long a shutdown waits for
 // handlers to hand their work back.
 func NewWorker(q *tasks.Queue, log *slog.Logger, grace time.Duration) *Worker {
-	return &Worker{queue: q, log: log, muxes: map[string]*asynq.ServeMux{}, grace: grace}
+	return &Worker{queue: q, log: log, muxes: map[string]*asynq.ServeMux{}, grace: grace, delays: map[string]func(int) time.Duration{}}
 }
 
 // pollInterval is how often an idle lane asks Redis for work.
@@ -60,6 +61,17 @@ func (w *Worker) Handle(lane, typ string, h asynq.HandlerFunc) {
 func (w *Worker) Every(lane, typ string, every time.Duration, h asynq.HandlerFunc) {
 	w.Handle(lane, typ, h)
 	w.periodic = append(w.periodic, tasks.Periodic{Type: typ, Lane: lane, Every: every})
+}
+
+// RetryDelay sets how long a failed task of type typ waits before its n-th retry; other types
+// keep Asynq's exponential default.
+func (w *Worker) RetryDelay(typ string, delay func(n int) time.Duration) { w.delays[typ] = delay }
+
+func (w *Worker) retryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if delay, ok := w.delays[t.Type()]; ok {
+		return delay(n)
+	}
+	return asynq.DefaultRetryDelayFunc(n, err, t)
 }
 
 // Lanes returns the lanes this worker serves, sorted.
@@ -116,6 +128,7 @@ func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 			// A scheduled task (a drain, a retry after trouble, a clone cleanup) is moved to its
 			// queue within a second of being due rather than Asynq's default five.
 			DelayedTaskCheckInterval: time.Second,
+			RetryDelayFunc:           w.retryDelay,
 			BaseContext:              func() context.Context { return context.WithValue(base, workerKey{}, base) },
 			Logger:                   asynqLogger{w.log.With("lane", lane)},
 		})

@@ -25,6 +25,7 @@ type Metrics struct {
 	MCPCalls        *prometheus.CounterVec
 	MCPDuration     *prometheus.HistogramVec
 	Credentials     *prometheus.CounterVec // see provenance.go
+	Notifications   *Notifications
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -81,6 +82,7 @@ func New() *Metrics {
 	}, []string{"tool"})
 	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated,
 		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages, m.MCPCalls, m.MCPDuration)
+	m.Notifications = newNotifications(reg)
 	return m
 }
 

@@ -46,8 +46,12 @@ type effectHandler func(*Service, context.Context, effectRun) error
 // recorded and passed over: its machinery (title inference and status summaries belong to the
 // summarizer) is not built yet.
 var effectHandlers = map[session.Effect]effectHandler{
-	session.EffectScheduleDrain: (*Service).scheduleDrain,
-	session.EffectCleanupClone:  (*Service).scheduleCloneCleanup,
+	session.EffectScheduleDrain:         (*Service).scheduleDrain,
+	session.EffectCleanupClone:          (*Service).scheduleCloneCleanup,
+	session.EffectPushNeedsInput:        (*Service).pushNeedsInput,
+	session.EffectPushFailed:            (*Service).pushFailed,
+	session.EffectMarkNotificationStale: (*Service).markNotificationsStale,
+	session.EffectDeleteNotifications:   (*Service).deleteNotifications,
 }
 
 // effectBatch is the durable record of one transition's after-commit effects.

@@ -263,12 +263,13 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 }
 
 // clearResumeMarkers is the resume event's bookkeeping: stale MCP failure keys, the pause
-// reason, drain attempts, elicitation markers and a pending sleep belong to the turn that ended.
+// reason, drain attempts, elicitation markers, a pending sleep and a place in the spot queue belong
+// to the rest that ended.
 func clearResumeMarkers(u *session.Session) {
 	for _, k := range []string{session.CustomShouldFailSession, session.CustomMCPConnectionChecked, session.CustomMCPFailedServers, session.CustomMCPFailureReason, session.CustomMCPServersStatus} {
 		delete(u.CustomMetadata, k)
 	}
-	for _, k := range []string{session.MetaPausedBy, session.MetaEnqueuedDrainAttempts, session.MetaBlockedOnElicitation, session.MetaLostElicitation, session.MetaPendingSleep} {
+	for _, k := range []string{session.MetaPausedBy, session.MetaEnqueuedDrainAttempts, session.MetaBlockedOnElicitation, session.MetaLostElicitation, session.MetaPendingSleep, session.MetaSpotQueuedAt} {
 		delete(u.Metadata, k)
 	}
 }

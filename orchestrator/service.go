@@ -20,6 +20,8 @@ type Queue interface {
 	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
 	EnqueueSessionEffects(ctx context.Context, sessionID int64, batch string) error
 	EnqueueCleanupClone(ctx context.Context, p tasks.CleanupClone, taskID string) error
+	EnqueueNeedsInputPush(ctx context.Context, sessionID int64, batch string) error
+	EnqueueNotificationDelivery(ctx context.Context, notificationID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/notify"
 	"github.com/zimmerhq/zimmer/jobs/runner"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
@@ -140,6 +141,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
 	r.Register(w)
 	jobs.RegisterChainCheck(w, ops, m.RegisterProvenance(), log)
+	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
@@ -147,7 +149,8 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	srv := handlers.NewServer(cfg.WorkerAddr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- listen(ctx, cfg, log, srv) }()
-	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", config.RedactURL(cfg.PublicURL))
+	log.Info("worker running", "metrics_addr", cfg.WorkerAddr, "data_dir", cfg.DataDir, "public_url", config.RedactURL(cfg.PublicURL),
+		"push_webhook", cfg.PushWebhookURL != "")
 	return errors.Join(w.Run(ctx), <-errc)
 }
 

@@ -1,11 +1,96 @@
 package mcp
 
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
 func actionNotificationTool() *toolDef {
-	return notYet(&toolDef{name: "action_notification", group: groupNotifications, write: true, full: variant{
+	return &toolDef{name: "action_notification", group: groupNotifications, write: true, full: variant{
 		description: "Mark a notification read, mark all read, dismiss a read notification, or dismiss every read one.",
 		schema: newSchema(fields{
-			"action": str("What to do.").enum("mark_read", "mark_all_read", "dismiss", "dismiss_all_read"),
+			"action": notificationVerbs.enum(),
 			"id":     integer("The notification (mark_read, dismiss)."),
 		}, "action"),
-	}}, needsNotifications)
+		run: runActionNotification,
+	}}
+}
+
+var notificationVerbs = verbs[func(context.Context, *call) (string, error)]{
+	{"mark_read", notificationMarkRead}, {"mark_all_read", notificationMarkAllRead},
+	{"dismiss", notificationDismiss}, {"dismiss_all_read", notificationDismissAllRead},
+}
+
+func runActionNotification(ctx context.Context, c *call) (string, error) {
+	run, err := notificationVerbs.lookup(c.args.text("action"))
+	if err != nil {
+		return "", err
+	}
+	return run(ctx, c)
+}
+
+// notificationIDArg is the id the named action needs.
+func notificationIDArg(c *call) (int64, error) {
+	id, ok := c.args.integer("id")
+	if !ok {
+		return 0, fail("%q is required for the %q action.", "id", c.args.text("action"))
+	}
+	return id, nil
+}
+
+func notificationMarkRead(ctx context.Context, c *call) (string, error) {
+	id, err := notificationIDArg(c)
+	if err != nil {
+		return "", err
+	}
+	n, err := c.h.ops.MarkNotificationRead(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	var b doc
+	b.heading(2, "Notification Marked Read")
+	b.field("ID", n.ID)
+	b.field("Type", n.Type)
+	return b.String(), nil
+}
+
+func notificationMarkAllRead(ctx context.Context, c *call) (string, error) {
+	marked, pending, err := c.h.ops.MarkAllNotificationsRead(ctx)
+	if err != nil {
+		return "", err
+	}
+	var b doc
+	b.heading(2, "All Notifications Marked Read")
+	b.field("Marked", marked)
+	b.field("Remaining Pending", pending)
+	return b.String(), nil
+}
+
+func notificationDismiss(ctx context.Context, c *call) (string, error) {
+	id, err := notificationIDArg(c)
+	if err != nil {
+		return "", err
+	}
+	if err := c.h.ops.DismissNotification(ctx, id); err != nil {
+		if errors.Is(err, orchestrator.ErrInvalid) {
+			return "", fail("Cannot dismiss unread notification")
+		}
+		return "", err
+	}
+	return fmt.Sprintf("## Notification Dismissed\n\nNotification %d has been deleted.", id), nil
+}
+
+func notificationDismissAllRead(ctx context.Context, c *call) (string, error) {
+	dismissed, pending, err := c.h.ops.DismissReadNotifications(ctx)
+	if err != nil {
+		return "", err
+	}
+	var b doc
+	b.heading(2, "Read Notifications Dismissed")
+	b.field("Dismissed", dismissed)
+	b.field("Remaining Pending", pending)
+	return b.String(), nil
 }

@@ -59,8 +59,8 @@ func (h *Handler) errorText(c *call, err error) string {
 		return te.text
 	case errors.As(err, &ve):
 		return ve.Label + ": " + strings.Join(ve.Messages, ", ")
-	case errors.Is(err, orchestrator.ErrCategoryNotFound) && errors.As(err, &nf):
-		return nf.Message // "Category #7 not found" says it already
+	case (errors.Is(err, orchestrator.ErrCategoryNotFound) || errors.Is(err, orchestrator.ErrNotificationNotFound)) && errors.As(err, &nf):
+		return nf.Message // "Category #7 not found", "Notification not found: 7" say it already
 	case errors.As(err, &nf):
 		return "Not found: " + nf.Message
 	case errors.Is(err, orchestrator.ErrMessageNotFound):

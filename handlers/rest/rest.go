@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -33,7 +34,10 @@ type Route struct {
 }
 
 // Routes lists every /api/v1 route.
-var Routes = []Route{
+var Routes = slices.Concat(sessionRoutes, notificationRoutes)
+
+// sessionRoutes are the sessions, their queues and lineage, the catalog and the settings.
+var sessionRoutes = []Route{
 	{http.MethodGet, "/sessions", (*Handler).listSessions},
 	{http.MethodPost, "/sessions", (*Handler).createSession},
 	{http.MethodGet, "/sessions/:id", (*Handler).showSession},

@@ -51,18 +51,24 @@ func parsePages() pages {
 	return out
 }
 
-// view is what every page gets: its own data plus the form token and the page title.
+// view is what every page gets: its own data plus the form token, the page title and the
+// pending notifications' count (the header's badge).
 type view struct {
-	Title string
-	Token string
-	Data  any
+	Title   string
+	Token   string
+	Pending int
+	Data    any
 }
 
 // render executes a page into a buffer first, so a template error is a clean 500 rather than
 // half a page.
 func (h *Handler) render(c *gin.Context, status int, page, title string, data any) {
+	pending, err := h.ops.NotificationBadge(c.Request.Context())
+	if err != nil { // the badge is a convenience: the page still renders without it
+		h.log.Warn("notification badge not counted", "path", c.Request.URL.Path, "err", err)
+	}
 	var buf bytes.Buffer
-	if err := h.pages[page].Execute(&buf, view{Title: title, Token: h.csrfToken(), Data: data}); err != nil {
+	if err := h.pages[page].Execute(&buf, view{Title: title, Token: h.csrfToken(), Pending: pending, Data: data}); err != nil {
 		h.fail(c, fmt.Errorf("render %s: %w", page, err))
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/gin-gonic/gin"
 
@@ -54,8 +55,12 @@ type Route struct {
 	Handle       func(*Handler, *gin.Context)
 }
 
-// Routes lists every web route. POSTs are the capture boundaries and the roster edits.
-var Routes = []Route{
+// Routes lists every web route. POSTs are the capture boundaries, the roster edits and the
+// notification inbox's actions.
+var Routes = slices.Concat(sessionRoutes, notificationRoutes)
+
+// sessionRoutes are the sessions' pages and forms and the supervisor's roster.
+var sessionRoutes = []Route{
 	{http.MethodGet, "/", (*Handler).home},
 	{http.MethodGet, "/sessions", (*Handler).listSessions},
 	{http.MethodGet, "/sessions/new", (*Handler).newSession},

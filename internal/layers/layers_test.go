@@ -23,7 +23,7 @@ var order = [][]string{
 	// The operations.
 	{"orchestrator", "orchestrator/orchestratortest"},
 	// Surfaces and workers.
-	{"handlers", "handlers/handlerstest", "handlers/rest", "handlers/mcp", "handlers/web", "handlers/slack", "jobs", "jobs/runner"},
+	{"handlers", "handlers/handlerstest", "handlers/rest", "handlers/mcp", "handlers/web", "handlers/slack", "jobs", "jobs/runner", "jobs/notify"},
 	// Wiring, and the packages that hold only tests of the repository's tooling.
 	{"cmd/zimmer", "cmd/zimmer-bench", "devtools", "deploy", "internal/layers"},
 }

@@ -41,6 +41,8 @@ type Options struct {
 	// SweepEvery and SweepGrace drive the orphan sweep (1 min, 30 s): a running session
 	// untouched for SweepGrace whose run is not alive is recovered.
 	SweepEvery, SweepGrace time.Duration
+	// SpotEvery is how often parked spot sessions are resumed into free agent slots (30 s).
+	SpotEvery time.Duration
 	// SweepScope limits the sweep to sessions whose custom_metadata mentions it, for graphs
 	// shared by independent queues (the tests). Empty sweeps every session.
 	SweepScope string
@@ -86,6 +88,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
 	o.RetryBase = cmp.Or(o.RetryBase, 30*time.Second)
 	o.RetentionEvery = cmp.Or(o.RetentionEvery, 10*time.Minute)
+	o.SpotEvery = cmp.Or(o.SpotEvery, 30*time.Second)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -111,8 +114,8 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains, transitions' effects and clone cleanups on default, the orphan sweep and retention on
-// maintenance.
+// drains, transitions' effects and clone cleanups on default, the orphan sweep, retention and the
+// spot scheduler on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
@@ -120,6 +123,7 @@ func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneDefault, tasks.TypeCleanupClone, r.HandleCleanupClone)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 	w.Every(tasks.LaneMaintenance, tasks.TypeRetention, r.opt.RetentionEvery, r.HandleRetention)
+	w.Every(tasks.LaneMaintenance, tasks.TypeResumeSpot, r.opt.SpotEvery, r.HandleResumeSpot)
 }
 
 // Outcomes of a run (the metrics' outcome label).

@@ -5,6 +5,7 @@ package orchestratortest
 import (
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
@@ -26,6 +27,7 @@ type Options struct {
 	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
 	Variables catalog.Variables
+	Now       func() time.Time // the service's clock; nil is time.Now
 }
 
 // Env is a service with the store and queue under it.
@@ -63,6 +65,6 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables, Now: o.Now})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
