@@ -3,11 +3,13 @@ package deploy_test
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -29,6 +31,7 @@ const (
 	composeFile       = "docker-compose.yml"
 	dockerfile        = "Dockerfile"
 	prometheusFile    = "deploy/prometheus/prometheus.yml"
+	alertsFile        = "deploy/prometheus/alerts.yml"
 	datasourceFile    = "deploy/grafana/provisioning/datasources/datasource.yml"
 	dashboardsFile    = "deploy/grafana/provisioning/dashboards/dashboards.yml"
 	dashboardFile     = "deploy/grafana/dashboards/zimmer.json"
@@ -416,6 +419,58 @@ func TestDashboardQueriesOnlyRegisteredMetrics(t *testing.T) {
 	}
 }
 
+// The alert rules are valid to Prometheus itself (promtool, from Debian's prometheus package,
+// which make test installs), the compose Prometheus loads them, and they name only metrics
+// Zimmer registers.
+func TestAlertRulesPassPromtoolAndAreLoaded(t *testing.T) {
+	root := filepath.Join("..")
+	for _, args := range [][]string{{"check", "rules", alertsFile}, {"check", "config", prometheusFile}} {
+		cmd := exec.Command("promtool", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("promtool %v: %v\n%s", args, err, out)
+		}
+	}
+	var p struct {
+		RuleFiles []string `yaml:"rule_files"`
+	}
+	readYAML(t, prometheusFile, &p)
+	if !slices.Contains(p.RuleFiles, path.Base(alertsFile)) {
+		t.Fatalf("%s loads rule files %v, not %s", prometheusFile, p.RuleFiles, path.Base(alertsFile))
+	}
+	s := loadCompose(t).service(t, "prometheus")
+	if target, ok := mountTarget(s, alertsFile); !ok || target != "/etc/prometheus/"+path.Base(alertsFile) {
+		t.Fatalf("compose mounts %s at %q (%v), beside the config that names it", alertsFile, target, ok)
+	}
+}
+
+func TestAlertRulesNameOnlyRegisteredMetrics(t *testing.T) {
+	registered := registeredMetrics(t)
+	var rules struct {
+		Groups []struct {
+			Rules []struct {
+				Alert string `yaml:"alert"`
+				Expr  string `yaml:"expr"`
+			} `yaml:"rules"`
+		} `yaml:"groups"`
+	}
+	readYAML(t, alertsFile, &rules)
+	n := 0
+	for _, g := range rules.Groups {
+		for _, r := range g.Rules {
+			n++
+			for _, name := range metricNameRE.FindAllString(r.Expr, -1) {
+				if !registered.has(name) {
+					t.Errorf("alert %s uses %s, which Zimmer does not register", r.Alert, name)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%s holds no rules", alertsFile)
+	}
+}
+
 func TestDashboardJobSelectorsMatchScrapeJobs(t *testing.T) {
 	jobs := loadPrometheus(t).ScrapeConfigs
 	for _, p := range loadDashboard(t) {
@@ -798,6 +853,8 @@ func registeredMetrics(t *testing.T) metricSet {
 	runs := m.RegisterRuns()
 	runs.RunStarted("claude_code")
 	runs.RunFinished("claude_code", "needs_input", time.Second)
+	m.RegisterStoreProbe(func(context.Context) map[string]error { return map[string]error{"neo4j": nil} })
+	m.RegisterProvenance()
 	m.RegisterLaneDepths(func() ([]metrics.LaneDepth, error) {
 		return []metrics.LaneDepth{{Lane: "agents", States: map[string]int{"pending": 0}}}, nil
 	})

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # devtools/test.sh (make test): start a Neo4j and a Redis of the tests' own on test ports (never
-# the dev ones) unless they already run, install Debian's chromium for the browser tests when it
-# is missing, check formatting, vet and staticcheck, then run every test. Services this script
+# the dev ones) unless they already run, install Debian's chromium (the browser tests) and
+# prometheus (promtool, the alert rules' check) when missing, check formatting, vet and staticcheck, then run every test. Services this script
 # started are stopped at the end unless ZIMMER_KEEP_TEST_SERVICES=1.
 # Like `make up`, the test stores run with auth on: their passwords are generated on first start
 # into $TEST_DIR/test.env (0600), which also lists every ZIMMER_TEST_* variable the tests read;
@@ -37,7 +37,8 @@ REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" status >/dev/null 2>&1 || started+
 REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" start
 "$DEVTOOLS/neo4j.sh" status >/dev/null 2>&1 || started+=(neo4j)
 "$DEVTOOLS/neo4j.sh" start
-"$DEVTOOLS/chromium.sh"
+"$DEVTOOLS/debian-tool.sh" /usr/bin/chromium chromium "the browser tests"
+"$DEVTOOLS/debian-tool.sh" /usr/bin/promtool prometheus "the alerting rules' check"
 
 export ZIMMER_TEST_NEO4J_URI="bolt://127.0.0.1:$NEO4J_PORT" ZIMMER_TEST_NEO4J_USER=neo4j ZIMMER_TEST_NEO4J_PASSWORD
 export ZIMMER_TEST_REDIS_URL="redis://:$ZIMMER_TEST_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT"

@@ -13,19 +13,20 @@ import (
 
 // Metrics is one process's registry and instruments.
 type Metrics struct {
-	Registry        *prometheus.Registry
-	HTTPRequests    *prometheus.CounterVec
-	HTTPDuration    *prometheus.HistogramVec
-	Neo4jStatements *prometheus.HistogramVec
-	SessionsCreated *prometheus.CounterVec
-	UncleEdges      *prometheus.CounterVec
-	WalkNodes       prometheus.Histogram
-	WalkTruncations prometheus.Counter
-	HumanMessages   *prometheus.CounterVec
-	MCPCalls        *prometheus.CounterVec
-	MCPDuration     *prometheus.HistogramVec
-	Credentials     *prometheus.CounterVec // see provenance.go
-	Notifications   *Notifications
+	Registry         *prometheus.Registry
+	HTTPRequests     *prometheus.CounterVec
+	HTTPDuration     *prometheus.HistogramVec
+	Neo4jStatements  *prometheus.HistogramVec
+	SessionsCreated  *prometheus.CounterVec
+	SessionsArchived *prometheus.CounterVec
+	UncleEdges       *prometheus.CounterVec
+	WalkNodes        prometheus.Histogram
+	WalkTruncations  prometheus.Counter
+	HumanMessages    *prometheus.CounterVec
+	MCPCalls         *prometheus.CounterVec
+	MCPDuration      *prometheus.HistogramVec
+	Credentials      *prometheus.CounterVec // see provenance.go
+	Notifications    *Notifications
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -52,6 +53,10 @@ func New() *Metrics {
 			Name: "zimmer_sessions_created_total",
 			Help: "Sessions created, by genesis; replays of an idempotency key are counted as replayed.",
 		}, []string{"genesis", "result"}),
+		SessionsArchived: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zimmer_sessions_archived_total",
+			Help: "Sessions archived; forced=true when queued messages were discarded.",
+		}, []string{"forced"}),
 	}
 	m.Credentials = credentials(reg)
 	m.UncleEdges = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -80,7 +85,7 @@ func New() *Metrics {
 		Help:    "MCP tool latency by tool, argument validation included.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"tool"})
-	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated,
+	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated, m.SessionsArchived,
 		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages, m.MCPCalls, m.MCPDuration)
 	m.Notifications = newNotifications(reg)
 	return m

@@ -50,8 +50,22 @@ const PlaceTopOfSpot = "top_of_spot"
 // topOfSpotMargin is how far above the current top a "top_of_spot" session lands.
 const topOfSpotMargin = 5
 
-// Create validates p, stores the session and, when it has a prompt, queues its first run.
+// Create validates p, stores the session and, when it has a prompt, queues its first run. Every
+// surface creates through it (REST, MCP, the web UI, forks, triggers), so it is where creations
+// are counted.
 func (s *Service) Create(ctx context.Context, p CreateParams) (Created, error) {
+	out, err := s.create(ctx, p)
+	if err == nil && out.Session != nil {
+		result := "created"
+		if out.Existing {
+			result = "replayed"
+		}
+		s.obs.ObserveSessionCreated(string(out.Session.Genesis), result)
+	}
+	return out, err
+}
+
+func (s *Service) create(ctx context.Context, p CreateParams) (Created, error) {
 	if p.IdempotencyKey != nil {
 		if strings.TrimSpace(*p.IdempotencyKey) == "" || len(*p.IdempotencyKey) > session.MaxIdempotencyKey {
 			return Created{}, invalid("Validation failed",

@@ -32,13 +32,19 @@ type Observer interface {
 	ObserveWalk(nodes int, truncated bool)
 	// ObserveHumanMessage counts one human message recorded at a capture boundary.
 	ObserveHumanMessage(channel string)
+	// ObserveSessionCreated counts one create on any surface (result: created, replayed).
+	ObserveSessionCreated(genesis, result string)
+	// ObserveArchive counts one archive; forced means queued messages were discarded.
+	ObserveArchive(forced bool)
 }
 
 type nopObserver struct{}
 
-func (nopObserver) ObserveUncleEdge(string)    {}
-func (nopObserver) ObserveWalk(int, bool)      {}
-func (nopObserver) ObserveHumanMessage(string) {}
+func (nopObserver) ObserveUncleEdge(string)              {}
+func (nopObserver) ObserveWalk(int, bool)                {}
+func (nopObserver) ObserveHumanMessage(string)           {}
+func (nopObserver) ObserveSessionCreated(string, string) {}
+func (nopObserver) ObserveArchive(bool)                  {}
 
 // Deps are the service's collaborators; Now and Observer may be nil. AdminUser is the roster
 // key the web UI speaks for (ZIMMER_ADMIN_USER); blank means the default, tadasant.

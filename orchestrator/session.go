@@ -234,6 +234,7 @@ func (s *Service) Archive(ctx context.Context, id int64, p ArchiveParams) (*sess
 	}
 	s.revokeToken(ctx, sess.ID)
 	s.logArchive(ctx, sess, p, retired)
+	s.obs.ObserveArchive(retired > 0)
 	return sess, nil
 }
 

@@ -104,6 +104,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
 		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
+	m.RegisterStoreProbe(ops.Health)
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL},
 		SlackSigningSecret: cfg.SlackSigningSecret})
@@ -143,6 +144,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	jobs.RegisterChainCheck(w, ops, m.RegisterProvenance(), log)
 	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
 	m.RegisterLaneDepths(queue.LaneDepths)
+	m.RegisterStoreProbe(ops.Health)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })

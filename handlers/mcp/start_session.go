@@ -56,13 +56,6 @@ func runStartSession(ctx context.Context, c *call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	result := "created"
-	if out.Existing {
-		result = "replayed"
-	}
-	if c.h.metrics != nil {
-		c.h.metrics.SessionsCreated.WithLabelValues(string(out.Session.Genesis), result).Inc()
-	}
 	return renderStarted(c, out), nil
 }
 

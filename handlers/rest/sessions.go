@@ -51,11 +51,6 @@ func (h *Handler) createSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	result := "created"
-	if out.Existing {
-		result = "replayed"
-	}
-	h.metrics.SessionsCreated.WithLabelValues(string(out.Session.Genesis), result).Inc()
 	resp := gin.H{"session": renderSession(out.Session), "agent_job_queued": out.JobQueued}
 	if len(out.Warnings) > 0 {
 		resp["warnings"] = out.Warnings
