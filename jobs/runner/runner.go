@@ -59,6 +59,8 @@ type Options struct {
 	// RetentionEvery is the retention tick (10 min); WorkspaceBudget, when above zero, is the
 	// bytes the workspaces may take before clean clones of resting sessions are evicted
 	// (ZIMMER_WORKSPACE_BUDGET_GB).
+	// HeartbeatEvery is the heartbeat sweep's tick (30 s).
+	HeartbeatEvery  time.Duration
 	RetentionEvery  time.Duration
 	WorkspaceBudget int64
 	// RetryBase is the first back-off after an overloaded or failing model API (30 s; each retry
@@ -88,6 +90,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
 	o.RetryBase = cmp.Or(o.RetryBase, 30*time.Second)
 	o.RetentionEvery = cmp.Or(o.RetentionEvery, 10*time.Minute)
+	o.HeartbeatEvery = cmp.Or(o.HeartbeatEvery, 30*time.Second)
 	o.SpotEvery = cmp.Or(o.SpotEvery, 30*time.Second)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
@@ -113,9 +116,9 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	return &Runner{ops: ops, queue: queue, log: log, opt: o}, nil
 }
 
-// Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains, transitions' effects and clone cleanups on default, the orphan sweep, retention and the
-// spot scheduler on maintenance.
+// Register wires the runner's tasks into a worker: agent turns on the agents lane; queue
+// drains, transitions' effects, clone cleanups and heartbeats on default; the orphan sweep,
+// retention and the spot scheduler on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
@@ -123,6 +126,7 @@ func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneDefault, tasks.TypeCleanupClone, r.HandleCleanupClone)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 	w.Every(tasks.LaneMaintenance, tasks.TypeRetention, r.opt.RetentionEvery, r.HandleRetention)
+	w.Every(tasks.LaneDefault, tasks.TypeHeartbeat, r.opt.HeartbeatEvery, r.HandleHeartbeat)
 	w.Every(tasks.LaneMaintenance, tasks.TypeResumeSpot, r.opt.SpotEvery, r.HandleResumeSpot)
 }
 

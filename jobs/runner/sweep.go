@@ -59,6 +59,15 @@ func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	return errors.Join(errs...)
 }
 
+// HandleHeartbeat is the periodic heartbeat sweep.
+func (r *Runner) HandleHeartbeat(ctx context.Context, _ *asynq.Task) error {
+	hb, err := r.ops.Heartbeat(ctx, r.scope())
+	if hb.Nudged+hb.Disabled > 0 {
+		r.log.Info("heartbeats", "nudged", hb.Nudged, "stamped", hb.Stamped, "disabled", hb.Disabled)
+	}
+	return err
+}
+
 // effectsQueued reports whether a transition's effects task still waits or runs.
 func (r *Runner) effectsQueued(ctx context.Context, batch string) (bool, error) {
 	return r.queue.TaskQueued(ctx, tasks.LaneDefault, tasks.SessionEffectsTaskID(batch))

@@ -18,6 +18,9 @@ const TypeSweepOrphans = "sessions:sweep_orphans"
 // (jobs/runner/retention.go).
 const TypeRetention = "sessions:retention"
 
+// TypeHeartbeat nudges idle sessions whose heartbeat is due (orchestrator.Heartbeat).
+const TypeHeartbeat = "sessions:heartbeat"
+
 // Periodic is one job every worker's scheduler enqueues on a fixed cadence.
 type Periodic struct {
 	Type  string

@@ -6,3 +6,8 @@ import _ "embed" // the statements below are embedded strings
 //
 //go:embed trash_due.cypher
 var TrashDue string
+
+// HeartbeatsDue finds sessions whose heartbeat is due.
+//
+//go:embed heartbeats_due.cypher
+var HeartbeatsDue string

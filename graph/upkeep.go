@@ -34,3 +34,9 @@ func (s *Store) DeleteSessionIf(ctx context.Context, id int64, check func(*sessi
 	}
 	return nil
 }
+
+// HeartbeatsDue lists up to limit sessions whose heartbeat is due at now; scope as for
+// StaleRunningSessions.
+func (s *Store) HeartbeatsDue(ctx context.Context, now time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "heartbeats_due", queries.HeartbeatsDue, map[string]any{"now": now.UTC(), "scope": scope, "limit": limit})
+}
