@@ -1,0 +1,45 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/zimmerhq/zimmer/jobs/tasks"
+	"github.com/zimmerhq/zimmer/orchestrator"
+)
+
+// TriggerOptions tune the trigger tasks; zero values take the defaults noted.
+type TriggerOptions struct {
+	ScheduleEvery time.Duration // the schedule sweep's cadence (1 min)
+}
+
+// RegisterTriggers wires the trigger tasks into a worker: fires and session events on the
+// triggers lane, the schedule sweep as a periodic slot there.
+func RegisterTriggers(w *Worker, ops *orchestrator.Service, o TriggerOptions) {
+	if o.ScheduleEvery == 0 {
+		o.ScheduleEvery = time.Minute
+	}
+	w.Handle(tasks.LaneTriggers, tasks.TypeFireTrigger, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.FireTrigger
+		if err := json.Unmarshal(t.Payload(), &p); err != nil {
+			return fmt.Errorf("decode %s: %v: %w", t.Type(), err, asynq.SkipRetry)
+		}
+		_, err := ops.FireCondition(ctx, p)
+		return err
+	})
+	w.Handle(tasks.LaneTriggers, tasks.TypeSessionEvent, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.SessionEvent
+		if err := json.Unmarshal(t.Payload(), &p); err != nil {
+			return fmt.Errorf("decode %s: %v: %w", t.Type(), err, asynq.SkipRetry)
+		}
+		return ops.FireSessionEvent(ctx, p)
+	})
+	w.Every(tasks.LaneTriggers, tasks.TypeScheduleTriggers, o.ScheduleEvery, func(ctx context.Context, _ *asynq.Task) error {
+		_, err := ops.SweepSchedules(ctx)
+		return err
+	})
+}
