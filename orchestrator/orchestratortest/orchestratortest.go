@@ -5,6 +5,7 @@ package orchestratortest
 import (
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
@@ -26,6 +27,10 @@ type Options struct {
 	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
 	Variables catalog.Variables
+	// Now is the service clock (time.Now when nil); TriggerSettle is how long a needs_input
+	// waits before it fires watchers.
+	Now           func() time.Time
+	TriggerSettle time.Duration
 }
 
 // Env is a service with the store and queue under it.
@@ -63,6 +68,7 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables,
+		Now: o.Now, TriggerSettle: o.TriggerSettle})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
