@@ -99,7 +99,9 @@ func (c Condition) Strings(key string) []string {
 func (c Condition) EventName() string { return c.Str("event_name") }
 
 // WatchedSessionID is the session a scoped ao_event condition watches; 0 when it is broadcast.
-func (c Condition) WatchedSessionID() int64 { return int64(session.BagInt(c.Config, "watched_session_id")) }
+func (c Condition) WatchedSessionID() int64 {
+	return int64(session.BagInt(c.Config, "watched_session_id"))
+}
 
 // OneShot: a one-time schedule or a session-scoped ao_event, spent by its first fire.
 func (c Condition) OneShot() bool {
