@@ -80,8 +80,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"get_notifications", nil, "get_notifications is not available yet: it needs notifications (stored, read and dismissed per session), which are not built yet."},
 		{"send_push_notification", map[string]any{"session_id": 1, "message": "hi"}, "send_push_notification is not available yet"},
 		{"action_notification", map[string]any{"action": "mark_all_read"}, "action_notification is not available yet"},
-		{"search_triggers", nil, "search_triggers is not available yet: it needs triggers"},
-		{"action_trigger", map[string]any{"action": "create"}, "action_trigger is not available yet"},
 		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
 		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
 		{"save_outcome_analysis", map[string]any{"session_id": 1, "root": map[string]any{}}, "save_outcome_analysis is not available yet"},
