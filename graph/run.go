@@ -85,6 +85,13 @@ func (s *Store) StalePendingDispatches(ctx context.Context, before time.Time, sc
 		map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
 }
 
+// StalePendingEffects lists sessions holding transition effects not all run, unchanged since
+// before; scope as for StaleRunningSessions.
+func (s *Store) StalePendingEffects(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "stale_pending_effects", queries.StalePendingEffects,
+		map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
+}
+
 // IdleSessionsWithQueuedMessages lists idle, unpaused sessions with a pending queued message,
 // unchanged since before; scope as for StaleRunningSessions.
 func (s *Store) IdleSessionsWithQueuedMessages(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {

@@ -15,6 +15,9 @@ import (
 // TriggerOptions tune the trigger tasks; zero values take the defaults noted.
 type TriggerOptions struct {
 	ScheduleEvery time.Duration // the schedule sweep's cadence (1 min)
+	// Scope limits the sweep to triggers whose prompt template mentions it, for graphs shared
+	// by independent queues (the tests). Empty sweeps every trigger.
+	Scope string
 }
 
 // RegisterTriggers wires the trigger tasks into a worker: fires and session events on the
@@ -39,7 +42,7 @@ func RegisterTriggers(w *Worker, ops *orchestrator.Service, o TriggerOptions) {
 		return ops.FireSessionEvent(ctx, p)
 	})
 	w.Every(tasks.LaneTriggers, tasks.TypeScheduleTriggers, o.ScheduleEvery, func(ctx context.Context, _ *asynq.Task) error {
-		_, err := ops.SweepSchedules(ctx)
+		_, err := ops.SweepSchedules(ctx, orchestrator.SweepScope{Text: o.Scope})
 		return err
 	})
 }

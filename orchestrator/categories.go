@@ -102,7 +102,7 @@ func (s *Service) SetSessionCategory(ctx context.Context, sessionID int64, id *i
 		}
 		cat = &c
 	}
-	sess, err := s.store.UpdateSession(ctx, sessionID, func(u *session.Session) error {
+	sess, err := s.update(ctx, sessionID, func(u *session.Session) error {
 		u.CategoryID = id
 		return nil
 	})

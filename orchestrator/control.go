@@ -24,7 +24,7 @@ import (
 
 // Pause halts a running session: needs_input with paused_by=user. The runner sees it within a
 // tick and terminates the turn's process group. A message already queued is then drained, as
-// after any pause.
+// after any pause (the pause's drain effect).
 func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error) {
 	sess, err := s.transition(ctx, id, session.EventPause, "Cannot pause", func(u *session.Session) {
 		u.RunningJobID = nil
@@ -36,22 +36,17 @@ func (s *Service) Pause(ctx context.Context, id int64) (*session.Session, error)
 	ctx, cancel := afterCommit(ctx)
 	defer cancel()
 	s.timeline(ctx, sess.ID, session.LogInfo, "Paused by hand; the running turn is being terminated")
-	if n, err := s.store.CountPendingMessages(ctx, sess.ID); err == nil && n > 0 {
-		if err := s.queue.EnqueueDrainMessages(ctx, sess.ID); err != nil {
-			s.log.Warn("paused with queued messages but no drain was scheduled", "session_id", sess.ID, "err", err)
-		}
-	}
 	return sess, nil
 }
 
 // Sleep sends an idle session to waiting now; a running one sleeps when its turn ends.
 func (s *Service) Sleep(ctx context.Context, id int64) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		if u.Status == session.StatusRunning {
 			u.Metadata[session.MetaPendingSleep] = true
 			return nil
 		}
-		return applyEvent(u, session.EventSleep, "Cannot sleep")
+		return s.applyEvent(u, session.EventSleep, "Cannot sleep")
 	})
 }
 
@@ -73,7 +68,7 @@ var (
 func (s *Service) Restart(ctx context.Context, id int64) (*session.Session, error) {
 	token := rand.Text()
 	var h *handOff
-	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	sess, err := s.update(ctx, id, func(u *session.Session) error {
 		h = nil
 		if u.Status == session.StatusRunning || u.Status == session.StatusArchived {
 			return invalid("Cannot restart", fmt.Sprintf("Session #%d is %s; only a failed, needs_input or waiting session can be restarted", u.ID, u.Status))
@@ -141,7 +136,7 @@ func (s *Service) Fork(ctx context.Context, id int64, messageIndex *int) (*sessi
 	if err := writePrivate(forkPath, head); err != nil {
 		return nil, fmt.Errorf("fork session %d: copy transcript: %w", src.ID, err)
 	}
-	fork, err = s.store.UpdateSession(ctx, fork.ID, func(u *session.Session) error {
+	fork, err = s.update(ctx, fork.ID, func(u *session.Session) error {
 		u.Metadata[session.MetaForkedFromSessionID], u.Metadata[session.MetaForkedAtMessageIndex] = src.ID, *messageIndex
 		u.Metadata[session.MetaTranscriptPath] = forkPath
 		return nil

@@ -145,7 +145,7 @@ func (s *Service) enqueueStart(ctx context.Context, sess *session.Session) (*ses
 	if err := s.dispatch(ctx, sess.ID, h); err != nil {
 		return sess, false
 	}
-	updated, err := s.store.UpdateSession(ctx, sess.ID, func(u *session.Session) error {
+	updated, err := s.update(ctx, sess.ID, func(u *session.Session) error {
 		if u.JobID == nil { // a fast worker's claim, or the sweep, may have recorded it already
 			u.JobID = &h.taskID
 		}

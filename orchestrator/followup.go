@@ -105,7 +105,7 @@ func (s *Service) routeFollowUp(ctx context.Context, id int64, prompt string, go
 		queued *session.Message
 		h      *handOff
 	)
-	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
+	sess, err := s.updateWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		queued, h = nil, nil
 		switch u.Status {
 		case session.StatusFailed, session.StatusArchived:
@@ -165,7 +165,7 @@ type target struct {
 // caller dispatches the returned hand-off.
 func (s *Service) interrupt(ctx context.Context, id int64, t target) (*session.Session, *handOff, error) {
 	var h *handOff
-	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
+	sess, err := s.updateWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
 		if !interruptible(u.Status) {
 			return invalid(t.refusal, fmt.Sprintf(
@@ -242,7 +242,7 @@ func (s *Service) handOff(u *session.Session, q *graph.MessageQueue, goal *strin
 		// process, or records interrupt_terminate_pid for the monitor loop).
 		u.Metadata[session.MetaInterruptRequestedAt] = s.now().UTC().Format(time.RFC3339Nano)
 	} else {
-		if err := applyEvent(u, session.EventResume, label); err != nil {
+		if err := s.applyEvent(u, session.EventResume, label); err != nil {
 			return err
 		}
 		clearResumeMarkers(u)

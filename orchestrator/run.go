@@ -36,12 +36,12 @@ const (
 // metadata.next_turn_reason (removed from the stored record).
 func (s *Service) ClaimRun(ctx context.Context, sessionID int64, taskID, prompt string) (*session.Session, error) {
 	var reason string
-	sess, err := s.store.UpdateSession(ctx, sessionID, func(u *session.Session) error {
+	sess, err := s.update(ctx, sessionID, func(u *session.Session) error {
 		if !claimable(u, taskID) {
 			return ErrNotOwner
 		}
 		if u.Status == session.StatusWaiting {
-			if err := applyEvent(u, session.EventStart, "Cannot start"); err != nil {
+			if err := s.applyEvent(u, session.EventStart, "Cannot start"); err != nil {
 				return err
 			}
 		}
@@ -82,7 +82,7 @@ func Owns(u *session.Session, taskID string) bool {
 
 // updateOwned applies mutate only while taskID owns the session's running turn.
 func (s *Service) updateOwned(ctx context.Context, sessionID int64, taskID string, mutate func(*session.Session) error) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, sessionID, func(u *session.Session) error {
+	return s.update(ctx, sessionID, func(u *session.Session) error {
 		if !Owns(u, taskID) {
 			return ErrNotOwner
 		}
@@ -148,7 +148,7 @@ func (f Failure) Error() string { return f.Reason + ": " + f.Message }
 // FailRun moves the session it owns to failed with the reason, and writes it to the timeline.
 func (s *Service) FailRun(ctx context.Context, sessionID int64, taskID string, f Failure) (*session.Session, error) {
 	sess, err := s.updateOwned(ctx, sessionID, taskID, func(u *session.Session) error {
-		if err := applyEvent(u, session.EventFail, "Cannot fail"); err != nil {
+		if err := s.applyEvent(u, session.EventFail, "Cannot fail"); err != nil {
 			return err
 		}
 		u.RunningJobID = nil
@@ -173,7 +173,7 @@ func (s *Service) HandBack(ctx context.Context, sessionID int64, taskID, undeliv
 		if undelivered != "" {
 			u.Metadata[session.MetaUndeliveredPrompt] = undelivered
 		}
-		return park(u)
+		return s.park(u)
 	})
 	if err == nil {
 		s.timeline(ctx, sessionID, session.LogWarning, "The worker running this session shut down mid-turn; it is parked for recovery")
@@ -182,8 +182,8 @@ func (s *Service) HandBack(ctx context.Context, sessionID int64, taskID, undeliv
 }
 
 // park is the recovery parking shared by hand-back and the orphan sweep.
-func park(u *session.Session) error {
-	if err := applyEvent(u, session.EventPause, "Cannot park"); err != nil {
+func (s *Service) park(u *session.Session) error {
+	if err := s.applyEvent(u, session.EventPause, "Cannot park"); err != nil {
 		return err
 	}
 	u.RunningJobID = nil

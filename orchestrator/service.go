@@ -11,6 +11,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/roster"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // Queue is the part of the job queue the operations use.
@@ -19,6 +20,7 @@ type Queue interface {
 	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
 	EnqueueFireTrigger(ctx context.Context, p tasks.FireTrigger) error
 	EnqueueSessionEvent(ctx context.Context, p tasks.SessionEvent, delay time.Duration) error
+	EnqueueSessionEffects(ctx context.Context, sessionID int64, batch string) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
 }
@@ -80,12 +82,14 @@ type Service struct {
 	slackMappedOnly bool
 	dataDir         string
 	settle          time.Duration
+	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
-		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer")}
+		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer"),
+		effects: effectHandlers}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
 	}

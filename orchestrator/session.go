@@ -106,7 +106,7 @@ type UpdateParams struct {
 // Update changes the editable fields of a session. An empty goal clears it; a null
 // scheduling_class returns the session to its genesis default; custom_metadata is replaced.
 func (s *Service) Update(ctx context.Context, id int64, p UpdateParams) (*session.Session, error) {
-	updated, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	updated, err := s.update(ctx, id, func(u *session.Session) error {
 		var bad problems
 		if p.Title.Set {
 			u.Title = blankToNil(p.Title.Value)
@@ -163,7 +163,7 @@ func (s *Service) UpdateNotes(ctx context.Context, id int64, notes string) (*ses
 	if len([]rune(notes)) > session.MaxNotes {
 		return nil, invalid("Too long", fmt.Sprintf("Session notes are too long (maximum is %d characters)", session.MaxNotes))
 	}
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		u.SessionNotes = blankToNil(&notes)
 		now := s.now().UTC()
 		u.SessionNotesUpdatedAt = &now
@@ -191,14 +191,14 @@ type ArchiveParams struct {
 // Force; a forced one retires them to undelivered in the same transaction.
 func (s *Service) Archive(ctx context.Context, id int64, p ArchiveParams) (*session.Session, error) {
 	var retired int
-	sess, err := s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
+	sess, err := s.updateWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) error {
 		retired = 0
 		if p.Guard != nil {
 			if err := p.Guard(u); err != nil {
 				return err
 			}
 		}
-		if err := applyEvent(u, session.EventArchive, "Cannot trash"); err != nil {
+		if err := s.applyEvent(u, session.EventArchive, "Cannot trash"); err != nil {
 			return err
 		}
 		pending, err := q.Pending()
@@ -246,30 +246,13 @@ func (s *Service) Unarchive(ctx context.Context, id int64) (*session.Session, er
 // transition applies a lifecycle event under the session's lock; a refused event is a
 // ValidationError carrying label.
 func (s *Service) transition(ctx context.Context, id int64, ev session.Event, label string, apply func(*session.Session)) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
-		if err := applyEvent(u, ev, label); err != nil {
+	return s.update(ctx, id, func(u *session.Session) error {
+		if err := s.applyEvent(u, ev, label); err != nil {
 			return err
 		}
 		apply(u)
 		return nil
 	})
-}
-
-// applyEvent moves u through the lifecycle; a refused event is a ValidationError carrying label.
-func applyEvent(u *session.Session, ev session.Event, label string) error {
-	to, _, err := session.Transition(u.Status, ev, session.Guard{
-		HasGitRoot:           u.GitRoot != "",
-		BlockedOnElicitation: u.Flag(session.MetaBlockedOnElicitation),
-	})
-	var te *session.TransitionError
-	if errors.As(err, &te) {
-		return invalid(label, te.Error())
-	}
-	if err != nil {
-		return err
-	}
-	u.Status = to
-	return nil
 }
 
 func blankToNil(v *string) *string {

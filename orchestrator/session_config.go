@@ -71,7 +71,7 @@ func (s *Service) ReplaceArtifacts(ctx context.Context, id int64, kind ArtifactK
 		return nil, ListChange{}, err
 	}
 	var change ListChange
-	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	sess, err := s.update(ctx, id, func(u *session.Session) error {
 		field := l.field(u)
 		change = diffLists(*field, want)
 		*field = slices.Clone(want)
@@ -150,7 +150,7 @@ func (s *Service) ChangeModel(ctx context.Context, id int64, model string) (*ses
 	model = strings.TrimSpace(model)
 	var before string
 	cat := s.Catalog()
-	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	sess, err := s.update(ctx, id, func(u *session.Session) error {
 		if !cat.HasModel(u.AgentRuntime, model) {
 			return invalid("Invalid model", fmt.Sprintf("model %q is not valid for runtime %s. Valid models: %s",
 				model, u.AgentRuntime, strings.Join(cat.ModelIDs(u.AgentRuntime), ", ")))
@@ -171,7 +171,7 @@ func (s *Service) ChangeAutoCompactWindow(ctx context.Context, id, tokens int64)
 	if tokens < 1 || tokens > session.MaxAutoCompactWindow {
 		return nil, invalid("Validation failed", fmt.Sprintf("auto_compact_window must be between 1 and %d", session.MaxAutoCompactWindow))
 	}
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		u.AutoCompactWindow = tokens
 		return nil
 	})
@@ -187,7 +187,7 @@ func (s *Service) SetHeartbeat(ctx context.Context, id int64, enabled *bool, int
 		return nil, invalid("Validation failed", fmt.Sprintf("interval_seconds must be between %d and %d",
 			session.MinHeartbeatInterval, session.MaxHeartbeatInterval))
 	}
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		if enabled != nil {
 			u.HeartbeatEnabled = *enabled
 		}
@@ -200,7 +200,7 @@ func (s *Service) SetHeartbeat(ctx context.Context, id int64, enabled *bool, int
 
 // TogglePushNotifications flips whether the session's transitions push to the humans' devices.
 func (s *Service) TogglePushNotifications(ctx context.Context, id int64) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		u.PushNotificationsEnabled = !u.PushNotificationsEnabled
 		return nil
 	})
@@ -208,7 +208,7 @@ func (s *Service) TogglePushNotifications(ctx context.Context, id int64) (*sessi
 
 // ToggleFavorite flips the session's star on the humans' board.
 func (s *Service) ToggleFavorite(ctx context.Context, id int64) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		u.Favorited = !u.Favorited
 		return nil
 	})
@@ -236,7 +236,7 @@ func (s *Service) SetVisibility(ctx context.Context, id int64, visibility string
 	default:
 		return nil, invalid("Validation failed", fmt.Sprintf("visibility must be visible, hidden or snoozed (got %q)", visibility))
 	}
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		u.Visibility = visibility
 		delete(u.Metadata, session.MetaSnoozedUntil)
 		if until != nil {
@@ -253,7 +253,7 @@ func (s *Service) PlaceTopOfSpot(ctx context.Context, id int64) (*session.Sessio
 	if err != nil {
 		return nil, fmt.Errorf("place session %d at the top of spot: %w", id, err)
 	}
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		u.Precedence = clamp(top+topOfSpotMargin, -session.MaxPrecedence, session.MaxPrecedence)
 		return nil
 	})
@@ -275,9 +275,9 @@ type SpotPark struct {
 // runner notices within a tick and terminates, and the session sleeps at once.
 func (s *Service) PauseIntoSpotQueue(ctx context.Context, id int64, halt bool) (*session.Session, SpotPark, error) {
 	var park SpotPark
-	sess, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	sess, err := s.update(ctx, id, func(u *session.Session) error {
 		park = SpotPark{Before: u.Status}
-		if err := parkForSpot(u, halt, &park); err != nil {
+		if err := s.parkForSpot(u, halt, &park); err != nil {
 			return err
 		}
 		u.Metadata[session.MetaSpotQueuedAt] = s.now().UTC().Format(time.RFC3339)
@@ -295,7 +295,7 @@ func (s *Service) PauseIntoSpotQueue(ctx context.Context, id int64, halt bool) (
 }
 
 // parkForSpot moves u toward waiting as its status allows.
-func parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
+func (s *Service) parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
 	switch u.Status {
 	case session.StatusRunning:
 		if !halt {
@@ -303,13 +303,13 @@ func parkForSpot(u *session.Session, halt bool, park *SpotPark) error {
 			u.Metadata[session.MetaPendingSleep] = true
 			return nil
 		}
-		if err := applyEvent(u, session.EventPause, "Cannot park"); err != nil {
+		if err := s.applyEvent(u, session.EventPause, "Cannot park"); err != nil {
 			return err
 		}
 		park.Halted, u.RunningJobID = true, nil
-		return applyEvent(u, session.EventSleep, "Cannot park")
+		return s.applyEvent(u, session.EventSleep, "Cannot park")
 	case session.StatusNeedsInput:
-		return applyEvent(u, session.EventSleep, "Cannot park")
+		return s.applyEvent(u, session.EventSleep, "Cannot park")
 	case session.StatusWaiting:
 		return nil
 	}

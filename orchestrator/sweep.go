@@ -105,12 +105,12 @@ func orphaned(ctx context.Context, sess *session.Session, alive func(context.Con
 // ParkOrphan parks an orphan for recovery, unless it left running or changed hands since it
 // was found (ErrNotOwner).
 func (s *Service) ParkOrphan(ctx context.Context, o Orphan) error {
-	_, err := s.store.UpdateSession(ctx, o.Session.ID, func(u *session.Session) error {
+	_, err := s.update(ctx, o.Session.ID, func(u *session.Session) error {
 		if u.Status != session.StatusRunning || deref(u.RunningJobID, "") != o.JobID {
 			return ErrNotOwner
 		}
 		u.Metadata[session.MetaRecoveredOrphanAt] = s.now().UTC().Format(time.RFC3339)
-		return park(u)
+		return s.park(u)
 	})
 	if err != nil {
 		return fmt.Errorf("park orphaned session %d: %w", o.Session.ID, err)
@@ -153,7 +153,7 @@ func (s *Service) ContinueRecovered(ctx context.Context, scope SweepScope) (Reco
 func (s *Service) continueRecovered(ctx context.Context, id int64) (continued, abandoned bool, err error) {
 	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
 	var h *handOff
-	_, err = s.store.UpdateSessionWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
+	_, err = s.updateWithQueue(ctx, id, func(u *session.Session, q *graph.MessageQueue) (err error) {
 		h, abandoned = nil, false
 		if u.Metadata[session.MetaPausedBy] != PausedByRecovery || (u.Status != session.StatusNeedsInput && u.Status != session.StatusWaiting) {
 			return nil
@@ -264,7 +264,7 @@ func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, 
 		failed  int
 	)
 	token := rand.Text() // drawn outside the retried transaction, so the task id is stable
-	_, err := s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	_, err := s.update(ctx, id, func(u *session.Session) error {
 		h, dropped, failed = nil, "", 0
 		p, ok := pendingOf(u)
 		if !ok || p.taskID(u.ID) != lost {
@@ -280,7 +280,7 @@ func (s *Service) redispatch(ctx context.Context, id int64, lost string) (bool, 
 			failed = p.Attempts + 1
 			u.RunningJobID = nil
 			u.Metadata[session.MetaFailureReason] = fmt.Sprintf("Never delivered: the agent job of its %s was lost %d times", p.Reason, failed)
-			return applyEvent(u, session.EventFail, "Cannot fail")
+			return s.applyEvent(u, session.EventFail, "Cannot fail")
 		}
 		h = &handOff{taskID: tasks.RunSessionTaskID(u.ID, p.Reason+"-"+token), prompt: p.Prompt, reason: p.Reason}
 		p.TaskID, p.Attempts = h.taskID, p.Attempts+1

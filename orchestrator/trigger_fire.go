@@ -436,7 +436,9 @@ func (s *Service) fireFailed(ctx context.Context, t *trigger.Trigger, claim grap
 
 // SweepSchedules queues a fire for every due schedule condition; the key names the due instance
 // (the condition and when it last fired), so two sweeps of the same instance queue one fire.
-func (s *Service) SweepSchedules(ctx context.Context) (int, error) {
+// A scope with Text looks only at triggers whose prompt template mentions it (for graphs shared
+// by independent workers: the tests).
+func (s *Service) SweepSchedules(ctx context.Context, scope SweepScope) (int, error) {
 	list, err := s.store.EnabledTriggersOfType(ctx, trigger.TypeSchedule)
 	if err != nil {
 		return 0, err
@@ -445,6 +447,9 @@ func (s *Service) SweepSchedules(ctx context.Context) (int, error) {
 	queued := 0
 	var errs []error
 	for _, t := range list {
+		if scope.Text != "" && !strings.Contains(t.PromptTemplate, scope.Text) {
+			continue
+		}
 		for _, c := range t.Conditions {
 			if c.Type != trigger.TypeSchedule || !trigger.Due(c, t.CreatedAt, now) {
 				continue

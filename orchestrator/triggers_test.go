@@ -31,18 +31,19 @@ func (c *clock) Advance(d time.Duration) {
 
 // triggerEnv is a service on a controllable clock with a worker serving the triggers lane (no
 // agent runner: a delivered prompt stays pending dispatch, which is what the tests read).
-func triggerEnv(t *testing.T) (orchestratortest.Env, *clock) {
+func triggerEnv(t *testing.T) (orchestratortest.Env, *clock, orchestrator.SweepScope) {
 	t.Helper()
 	graphtest.FlushRedis(t, triggerRedisDB)
 	c := &clock{now: time.Now().UTC()}
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: triggerRedisDB, Now: c.Now, TriggerSettle: 300 * time.Millisecond})
 	w := jobs.NewWorker(e.Queue, graphtest.Logger(), 5*time.Second)
-	jobs.RegisterTriggers(w, e.Ops, jobs.TriggerOptions{ScheduleEvery: time.Hour})
+	scope := orchestrator.SweepScope{Text: graphtest.Unique(t, "trigger-scope")}
+	jobs.RegisterTriggers(w, e.Ops, jobs.TriggerOptions{ScheduleEvery: time.Hour, Scope: scope.Text})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return e, c
+	return e, c, scope
 }
 
 // triggerRedisDB is the Redis database of this file's worker (the package's others use redisDB).
@@ -96,40 +97,40 @@ func wakes(t *testing.T, e orchestratortest.Env, id int64) []*trigger.Trigger {
 }
 
 func TestAWakeFiresAtItsTimeAndResumesTheSession(t *testing.T) {
-	e, c := triggerEnv(t)
+	e, c, scope := triggerEnv(t)
 	ctx := context.Background()
 	s := resting(t, e, session.StatusNeedsInput)
 	at := c.Now().Add(time.Hour).Truncate(time.Second)
 	wake, slept, err := e.Ops.WakeAt(ctx, orchestrator.WakeAtParams{SessionID: s.ID, WakeAt: at.Format("2006-01-02T15:04:05"),
-		Timezone: "UTC", At: at, Prompt: "CI should be done: check it"})
+		Timezone: "UTC", At: at, Prompt: "CI should be done: check it " + scope.Text})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if slept.Status != session.StatusWaiting {
 		t.Fatalf("arming a wake leaves the session %s; want it asleep (waiting)", slept.Status)
 	}
-	if n, _ := e.Ops.SweepSchedules(ctx); n != 0 {
+	if n, _ := e.Ops.SweepSchedules(ctx, scope); n != 0 {
 		t.Fatalf("the sweep before the wake's time queued %d fires", n)
 	}
 	c.Advance(time.Hour + time.Second)
-	if n, err := e.Ops.SweepSchedules(ctx); err != nil || n != 1 {
+	if n, err := e.Ops.SweepSchedules(ctx, scope); err != nil || n != 1 {
 		t.Fatalf("the sweep at the wake's time queued %d fires (%v); want 1", n, err)
 	}
 	eventually(t, "the wake to resume the session", func() bool {
 		got := get(t, e, s.ID)
-		return got.Status == session.StatusRunning && pendingPrompt(got) == "CI should be done: check it"
+		return got.Status == session.StatusRunning && pendingPrompt(got) == "CI should be done: check it "+scope.Text
 	})
 	eventually(t, "the fired wake to be consumed", func() bool {
 		_, err := e.Store.GetTrigger(ctx, wake.ID)
 		return err != nil
 	})
-	if n, _ := e.Ops.SweepSchedules(ctx); n != 0 {
+	if n, _ := e.Ops.SweepSchedules(ctx, scope); n != 0 {
 		t.Fatalf("a consumed wake is still due: %d fires queued", n)
 	}
 }
 
 func TestAFollowUpToASleepingSessionLeavesItsWakeArmed(t *testing.T) {
-	e, c := triggerEnv(t)
+	e, c, _ := triggerEnv(t)
 	ctx := context.Background()
 	s := resting(t, e, session.StatusNeedsInput)
 	at := c.Now().Add(2 * time.Hour).Truncate(time.Second)
@@ -184,7 +185,7 @@ func transition(t *testing.T, e orchestratortest.Env, id int64, batch string, ev
 }
 
 func TestAWatcherOnThreeEventsFiresOncePerEventAndNeverOnATurnBoundary(t *testing.T) {
-	e, _ := triggerEnv(t)
+	e, _, _ := triggerEnv(t)
 	ctx := context.Background()
 	events := map[string]func(*session.Session){
 		trigger.EventNeedsInput: func(u *session.Session) { u.Status, u.RunningJobID = session.StatusNeedsInput, nil },
@@ -235,7 +236,7 @@ func TestAWatcherOnThreeEventsFiresOncePerEventAndNeverOnATurnBoundary(t *testin
 }
 
 func TestABurstCapSuppressesAndCounts(t *testing.T) {
-	e, _ := triggerEnv(t)
+	e, _, _ := triggerEnv(t)
 	ctx := context.Background()
 	capped := int64(2)
 	name, root, tmpl := graphtest.Unique(t, "burst"), "general-agent", "issue {{number}}"
@@ -270,7 +271,7 @@ func TestABurstCapSuppressesAndCounts(t *testing.T) {
 }
 
 func TestAnArchivedSessionsWatchersAreRemoved(t *testing.T) {
-	e, _ := triggerEnv(t)
+	e, _, _ := triggerEnv(t)
 	ctx := context.Background()
 	watched := resting(t, e, session.StatusRunning)
 	full, _, err := e.Ops.WakeOnState(ctx, orchestrator.WatchParams{SessionID: resting(t, e, session.StatusWaiting).ID, WatchedID: watched.ID, Events: trigger.Events, Prompt: "p"})

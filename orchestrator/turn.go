@@ -37,7 +37,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		end TurnEnd
 	)
 	asleep := s.asleepOnWake(ctx, sessionID) // a session waiting on a wake rests asleep
-	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.updateWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h, end = nil, ""
 		if !Owns(u, taskID) {
 			return ErrNotOwner
@@ -59,7 +59,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		if asleep {
 			u.Metadata[session.MetaPendingSleep] = true
 		}
-		end, err = rest(u)
+		end, err = s.rest(u)
 		return err
 	})
 	if err != nil {
@@ -79,8 +79,8 @@ func clearTurn(u *session.Session) {
 }
 
 // rest pauses the session (running → needs_input) and executes a pending sleep.
-func rest(u *session.Session) (TurnEnd, error) {
-	if err := applyEvent(u, session.EventPause, "Cannot pause"); err != nil {
+func (s *Service) rest(u *session.Session) (TurnEnd, error) {
+	if err := s.applyEvent(u, session.EventPause, "Cannot pause"); err != nil {
 		return "", err
 	}
 	u.RunningJobID = nil
@@ -88,7 +88,7 @@ func rest(u *session.Session) (TurnEnd, error) {
 		return TurnPaused, nil
 	}
 	delete(u.Metadata, session.MetaPendingSleep)
-	if err := applyEvent(u, session.EventSleep, "Cannot sleep"); err != nil {
+	if err := s.applyEvent(u, session.EventSleep, "Cannot sleep"); err != nil {
 		return "", err
 	}
 	return TurnSlept, nil
@@ -109,7 +109,7 @@ func deliverMessage(u *session.Session, m *session.Message) *handOff {
 // reports whether it delivered.
 func (s *Service) DrainQueue(ctx context.Context, sessionID int64) (bool, error) {
 	var h *handOff
-	_, err := s.store.UpdateSessionWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
+	_, err := s.updateWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h = nil
 		if !drainable(u) {
 			return nil

@@ -134,12 +134,12 @@ func (s *Service) armWake(ctx context.Context, id int64, name, prompt string, co
 
 // autoSleep: an idle session sleeps now, a running one when its turn ends, a waiting one stays.
 func (s *Service) autoSleep(ctx context.Context, id int64) (*session.Session, error) {
-	return s.store.UpdateSession(ctx, id, func(u *session.Session) error {
+	return s.update(ctx, id, func(u *session.Session) error {
 		switch u.Status {
 		case session.StatusRunning:
 			u.Metadata[session.MetaPendingSleep] = true
 		case session.StatusNeedsInput:
-			return applyEvent(u, session.EventSleep, "Cannot sleep")
+			return s.applyEvent(u, session.EventSleep, "Cannot sleep")
 		}
 		return nil
 	})

@@ -29,6 +29,11 @@ var RecoveryParkedSessions string
 //go:embed stale_pending_dispatches.cypher
 var StalePendingDispatches string
 
+// StalePendingEffects finds sessions whose transition effects' task may be lost.
+//
+//go:embed stale_pending_effects.cypher
+var StalePendingEffects string
+
 // IdleSessionsWithQueuedMessages finds idle sessions whose queue the sweep drains.
 //
 //go:embed idle_sessions_with_queued_messages.cypher

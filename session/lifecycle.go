@@ -75,6 +75,21 @@ const (
 	EffectClearTrashAfter       Effect = "clear_trash_after"
 )
 
+// deferred are the effects that run after commit, from the durable record the transition
+// writes (they reach other records, the queue or the outside world). The others are bookkeeping
+// on the session itself, done by the operation inside the transition's transaction.
+var deferred = []Effect{EffectFireTriggers, EffectPushNeedsInput, EffectPushFailed, EffectInferTitle,
+	EffectRefreshStatusSummary, EffectScheduleDrain, EffectMarkNotificationStale, EffectCancelOneTimeWakes,
+	EffectDeleteNotifications, EffectRemoveWatchers, EffectCleanupClone}
+
+// Deferred reports whether e runs after commit rather than inside the transition.
+func (e Effect) Deferred() bool { return slices.Contains(deferred, e) }
+
+// DeferredEffects keeps the effects of effs that run after commit, in order.
+func DeferredEffects(effs []Effect) []Effect {
+	return slices.DeleteFunc(slices.Clone(effs), func(e Effect) bool { return !e.Deferred() })
+}
+
 // Guard is what an event's guard may look at besides the current status.
 type Guard struct {
 	HasGitRoot           bool

@@ -27,7 +27,11 @@ const (
 
 	// Turns and their hand-offs.
 	// MetaPendingDispatch is a hand-off whose job has not been claimed yet.
-	MetaPendingDispatch      = "pending_dispatch"
+	MetaPendingDispatch = "pending_dispatch"
+	// MetaPendingEffects holds the after-commit effects of committed transitions not yet run;
+	// MetaTransitionSeq numbers the session's transitions, so each batch has a stable id.
+	MetaPendingEffects       = "pending_effects"
+	MetaTransitionSeq        = "transition_seq"
 	MetaJobStartedAt         = "job_started_at"
 	MetaInterruptRequestedAt = "interrupt_requested_at"
 	MetaActivePrompt         = "active_follow_up_prompt"

@@ -102,10 +102,11 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains on default, the orphan sweep on maintenance.
+// drains and transitions' effects on default, the orphan sweep on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
+	w.Handle(tasks.LaneDefault, tasks.TypeSessionEffects, r.HandleEffects)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 }
 
@@ -209,4 +210,14 @@ func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
 	}
 	r.log.Info("queue drained", "session_id", p.SessionID, "delivered", delivered)
 	return nil
+}
+
+// HandleEffects is the session:effects task: the after-commit effects of one transition. An
+// error retries from the effect that failed.
+func (r *Runner) HandleEffects(ctx context.Context, t *asynq.Task) error {
+	var p tasks.SessionEffects
+	if err := json.Unmarshal(t.Payload(), &p); err != nil {
+		return fmt.Errorf("%w: bad session:effects payload: %v", asynq.SkipRetry, err)
+	}
+	return r.ops.RunEffects(ctx, p.SessionID, p.Batch)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
 
@@ -47,11 +48,20 @@ func (r *Runner) HandleSweep(ctx context.Context, _ *asynq.Task) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if parked+rec.Continued+rec.Abandoned+requeued+drained > 0 {
+	effects, err := r.ops.RedispatchEffects(ctx, r.opt.SweepGrace, r.scope(), r.effectsQueued)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if parked+rec.Continued+rec.Abandoned+requeued+drained+effects > 0 {
 		r.log.Info("orphan sweep", "parked", parked, "continued", rec.Continued, "abandoned", rec.Abandoned,
-			"dispatches_requeued", requeued, "idle_drained", drained)
+			"dispatches_requeued", requeued, "idle_drained", drained, "effects_requeued", effects)
 	}
 	return errors.Join(errs...)
+}
+
+// effectsQueued reports whether a transition's effects task still waits or runs.
+func (r *Runner) effectsQueued(ctx context.Context, batch string) (bool, error) {
+	return r.queue.TaskQueued(ctx, tasks.LaneDefault, tasks.SessionEffectsTaskID(batch))
 }
 
 // scope is what one sweep looks at: up to 100 sessions per step (the next tick takes the rest),

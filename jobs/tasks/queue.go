@@ -92,6 +92,24 @@ func (q *Queue) EnqueueDrainMessages(ctx context.Context, sessionID int64) error
 	return nil
 }
 
+// EnqueueSessionEffects queues the effects of one committed transition. A task already holding
+// the batch's id absorbs this one while it waits or runs; one that finished (its retries
+// exhausted) makes way, so the sweep can queue a batch again.
+func (q *Queue) EnqueueSessionEffects(ctx context.Context, sessionID int64, batch string) error {
+	task, err := NewSessionEffectsTask(SessionEffects{SessionID: sessionID, Batch: batch})
+	if err != nil {
+		return err
+	}
+	_, err = q.client.EnqueueContext(ctx, task)
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		err = q.replaceFinished(ctx, task, LaneDefault, SessionEffectsTaskID(batch))
+	}
+	if err != nil {
+		return fmt.Errorf("queue the effects %s of session %d: %w", batch, sessionID, err)
+	}
+	return nil
+}
+
 // replaceFinished enqueues task again when the task holding its id has finished (completed
 // and retained, or archived); a task still waiting or running keeps the id.
 func (q *Queue) replaceFinished(ctx context.Context, task *asynq.Task, lane, id string) error {

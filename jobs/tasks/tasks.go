@@ -94,3 +94,31 @@ func NewDrainMessagesTask(p DrainMessages) (*asynq.Task, error) {
 	return asynq.NewTask(TypeDrainMessages, b, asynq.Queue(LaneDefault), asynq.TaskID(DrainMessagesTaskID(p.SessionID)),
 		asynq.ProcessIn(DrainDelay)), nil
 }
+
+// TypeSessionEffects runs the after-commit effects of one committed lifecycle transition (see
+// orchestrator/effects.go).
+const TypeSessionEffects = "session:effects"
+
+// SessionEffects is the payload of TypeSessionEffects: the session and the transition's batch.
+type SessionEffects struct {
+	SessionID int64  `json:"session_id"`
+	Batch     string `json:"batch"`
+}
+
+// SessionEffectsTaskID is one id per transition, so a retried transaction or a second enqueue of
+// the same batch is refused by Asynq instead of running its effects twice.
+func SessionEffectsTaskID(batch string) string { return "effects-" + batch }
+
+// effectsRetries bounds Asynq's retries of one batch (exponential back-off, hours in all); a
+// batch that exhausts them stays recorded and the sweep queues it again.
+const effectsRetries = 10
+
+// NewSessionEffectsTask builds the task on the default lane.
+func NewSessionEffectsTask(p SessionEffects) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode session-effects payload: %w", err)
+	}
+	return asynq.NewTask(TypeSessionEffects, b, asynq.Queue(LaneDefault), asynq.TaskID(SessionEffectsTaskID(p.Batch)),
+		asynq.MaxRetry(effectsRetries)), nil
+}
