@@ -67,8 +67,11 @@ type FireClaim struct {
 
 // FireTrigger claims the fire key and, in the same transaction and under the trigger's lock,
 // applies mutate (mark the condition fired, count the burst). A key already claimed is
-// ErrFired and changes nothing; an error from mutate rolls the claim back too.
-func (s *Store) FireTrigger(ctx context.Context, id int64, key string, mutate func(*trigger.Trigger) error) (*trigger.Trigger, FireClaim, error) {
+// ErrFired and changes nothing; an error from mutate rolls the claim back too. With a wake
+// target, the target session is locked first and mutate also sees the target's other wakes, so
+// of two wakes of one session firing at once the second sees the first has fired.
+func (s *Store) FireTrigger(ctx context.Context, id int64, key string, wakeTarget int64,
+	mutate func(t *trigger.Trigger, siblings []*trigger.Trigger) error) (*trigger.Trigger, FireClaim, error) {
 	c := FireClaim{Key: key, token: rand.Text()}
 	now := s.now().UTC()
 	out, err := write(ctx, s, "fire_trigger", func(tx txn) (*trigger.Trigger, error) {
@@ -80,11 +83,30 @@ func (s *Store) FireTrigger(ctx context.Context, id int64, key string, mutate fu
 		if !asBool(rec.Values[0]) {
 			return nil, ErrFired
 		}
+		var siblings []*trigger.Trigger
+		if wakeTarget != 0 {
+			if _, err := lockSession(tx, wakeTarget); err != nil {
+				return nil, err
+			}
+			recs, err := tx.collect("wakes_of_session", queries.WakesOfSession, map[string]any{"session_id": wakeTarget})
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range recs {
+				w, err := recordTrigger(r)
+				if err != nil {
+					return nil, err
+				}
+				if w.ID != id {
+					siblings = append(siblings, w)
+				}
+			}
+		}
 		t, err := lockTrigger(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		if err := mutate(t); err != nil {
+		if err := mutate(t, siblings); err != nil {
 			return nil, err
 		}
 		return s.saveTrigger(tx, t)

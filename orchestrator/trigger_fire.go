@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,9 +144,20 @@ func (s *Service) fireOnce(ctx context.Context, r fireRequest) (FireResult, stri
 		return FireResult{Trigger: t, Outcome: FireSkipped, Session: target, Message: msg}, condType, nil
 	}
 	now := s.now().UTC()
-	var decision trigger.SpawnDecision
-	fired, claim, err := s.store.FireTrigger(ctx, t.ID, r.key, func(u *trigger.Trigger) error {
+	var (
+		decision trigger.SpawnDecision
+		wakeOf   int64
+	)
+	if t.OneTime() {
+		wakeOf = *t.LastSessionID
+	}
+	fired, claim, err := s.store.FireTrigger(ctx, t.ID, r.key, wakeOf, func(u *trigger.Trigger, siblings []*trigger.Trigger) error {
 		decision = ""
+		for _, w := range siblings {
+			if w.Status != trigger.StatusFailed && slices.ContainsFunc(w.Conditions, func(c trigger.Condition) bool { return c.Spent() }) {
+				return errNotArmed // a sibling woke the session first: this wake is consumed with it
+			}
+		}
 		var c *trigger.Condition
 		if r.conditionID != 0 {
 			var ok bool
@@ -165,7 +177,7 @@ func (s *Service) fireOnce(ctx context.Context, r fireRequest) (FireResult, stri
 		u.LastTriggeredAt = &now
 		return nil
 	})
-	if errors.Is(err, errNotArmed) || errors.Is(err, graph.ErrFired) {
+	if errors.Is(err, errNotArmed) || errors.Is(err, graph.ErrFired) || errors.Is(err, graph.ErrNotFound) {
 		return FireResult{Trigger: t, Outcome: FireSkipped, Message: "already fired, spent, disabled or not due"}, condType, nil
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/jobs"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
@@ -311,4 +312,47 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+func TestTwoWakesOfOneSessionFiringAtOnceWakeItOnce(t *testing.T) {
+	e, c, scope := triggerEnv(t)
+	ctx := context.Background()
+	s := resting(t, e, session.StatusNeedsInput)
+	var ids []int64
+	for i := range 2 {
+		at := c.Now().Add(time.Hour + time.Duration(i)*time.Minute).Truncate(time.Second)
+		w, _, err := e.Ops.WakeAt(ctx, orchestrator.WakeAtParams{SessionID: s.ID, WakeAt: at.Format("2006-01-02T15:04:05"), Timezone: "UTC", At: at,
+			Prompt: fmt.Sprintf("wake %d %s", i, scope.Text)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, w.ID)
+	}
+	c.Advance(2 * time.Hour)
+	var fires []tasks.FireTrigger
+	for _, id := range ids {
+		w, err := e.Store.GetTrigger(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fires = append(fires, tasks.FireTrigger{TriggerID: id, ConditionID: w.Conditions[0].ID, Key: fmt.Sprintf("race-%d", id)})
+	}
+	outcomes := make(chan orchestrator.FireOutcome, 2)
+	for _, f := range fires {
+		go func() {
+			res, err := e.Ops.FireCondition(ctx, f)
+			if err != nil {
+				t.Error(err)
+			}
+			outcomes <- res.Outcome
+		}()
+	}
+	got := map[orchestrator.FireOutcome]int{<-outcomes: 1}
+	got[<-outcomes]++
+	if got[orchestrator.FireDelivered] != 1 || got[orchestrator.FireSkipped] != 1 {
+		t.Fatalf("two wakes firing at once: %v; want one delivered and one consumed with it", got)
+	}
+	if n, _ := e.Store.CountPendingMessages(ctx, s.ID); n != 0 || len(wakes(t, e, s.ID)) != 0 {
+		t.Fatalf("after the race the session has %d queued messages and %d armed wakes; want none", n, len(wakes(t, e, s.ID)))
+	}
 }
