@@ -45,8 +45,12 @@ type Config struct {
 	MCPVariables []string
 	// SecretsFile holds values for catalog ${VAR}s (ZIMMER_SECRETS_FILE: KEY=value lines, mode
 	// 0600), asked before the environment. Read at every prepare, never logged.
-	SecretsFile   string
-	ShutdownGrace time.Duration
+	SecretsFile string
+	// GitHubToken and GitHubAPIURL are what the github_label / github_issue conditions are
+	// polled with (ZIMMER_GITHUB_TOKEN, ZIMMER_GITHUB_API_URL, default https://api.github.com).
+	// The token is sent as a header and never logged.
+	GitHubToken, GitHubAPIURL string
+	ShutdownGrace             time.Duration
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -55,7 +59,7 @@ var Variables = []string{
 	"ZIMMER_DATA_DIR", "ZIMMER_CATALOG_DIR", "ZIMMER_PUBLIC_URL", "ZIMMER_ADMIN_USER",
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
-	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE",
+	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -94,6 +98,8 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 		MCPVariables:       splitKeys(getenv("ZIMMER_MCP_VARIABLES")),
 		SecretsFile:        getenv("ZIMMER_SECRETS_FILE"),
+		GitHubToken:        strings.TrimSpace(getenv("ZIMMER_GITHUB_TOKEN")),
+		GitHubAPIURL:       cmp.Or(strings.TrimSpace(getenv("ZIMMER_GITHUB_API_URL")), "https://api.github.com"),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	var err error

@@ -416,3 +416,22 @@ func cloneTrigger(t *trigger.Trigger) *trigger.Trigger {
 	c.Conditions = append([]trigger.Condition(nil), t.Conditions...)
 	return &c
 }
+
+// ClaimFireKeys marks fires as taken without firing them (a poller's first look at a
+// condition baselines what is already there); keys already taken stay as they are.
+func (s *Store) ClaimFireKeys(ctx context.Context, triggerID int64, keys []string) error {
+	now := s.now().UTC()
+	_, err := write(ctx, s, "claim_trigger_fires", func(tx txn) (struct{}, error) {
+		for _, k := range keys {
+			if _, err := tx.single("claim_trigger_fire", queries.ClaimTriggerFire,
+				map[string]any{"key": k, "token": "baseline", "trigger_id": triggerID, "at": now}); err != nil {
+				return struct{}{}, err
+			}
+		}
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return fmt.Errorf("baseline %d fires of trigger %d: %w", len(keys), triggerID, err)
+	}
+	return nil
+}

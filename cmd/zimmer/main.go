@@ -16,6 +16,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/config"
+	"github.com/zimmerhq/zimmer/githubapi"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/web"
@@ -140,7 +141,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
 	r.Register(w)
-	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{})
+	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken)})
 	m.RegisterLaneDepths(queue.LaneDepths)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())

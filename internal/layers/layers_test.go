@@ -19,7 +19,7 @@ var order = [][]string{
 	// Pure: no store, no network. Domain types live here.
 	{"session", "trigger", "settings", "lineage", "provenance", "roster", "transcript", "catalog", "catalog/catalogtest", "config", "metrics", "queries"},
 	// Adapters: the store and the queue client with its task types.
-	{"graph", "graph/graphtest", "jobs/tasks"},
+	{"graph", "graph/graphtest", "jobs/tasks", "githubapi"},
 	// The operations.
 	{"orchestrator", "orchestrator/orchestratortest"},
 	// Surfaces and workers.
