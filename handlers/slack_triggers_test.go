@@ -24,7 +24,7 @@ func TestSlackEventsFireTheSlackTriggersTheyMatch(t *testing.T) {
 	condID := map[string]int64{}
 	for name, cfg := range conds {
 		status, out := h.mustREST(t, http.MethodPost, "/api/v1/triggers", map[string]any{"name": "slack " + name, "agent_root_name": "general-agent",
-			"prompt_template": "{{author}} said {{text}} in {{channel}}",
+			"prompt_template":               "{{author}} said {{text}} in {{channel}}",
 			"trigger_conditions_attributes": []any{map[string]any{"condition_type": "slack", "configuration": cfg}}})
 		if status != http.StatusCreated {
 			t.Fatalf("create %s: %d %v", name, status, out)

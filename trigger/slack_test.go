@@ -7,7 +7,9 @@ import (
 )
 
 func TestSlackConditionsMatchTheirChannelThreadEventTypeAndSenders(t *testing.T) {
-	cond := func(cfg map[string]any) trigger.Condition { return trigger.Condition{Type: trigger.TypeSlack, Config: cfg} }
+	cond := func(cfg map[string]any) trigger.Condition {
+		return trigger.Condition{Type: trigger.TypeSlack, Config: cfg}
+	}
 	top := trigger.SlackEvent{UserID: "U1", Channel: "C1", TS: "1.0"}
 	reply := trigger.SlackEvent{UserID: "U1", Channel: "C1", TS: "2.0", ThreadTS: "1.0"}
 	mention := trigger.SlackEvent{UserID: "U1", Channel: "C1", TS: "3.0", Mention: true}
