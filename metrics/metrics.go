@@ -24,6 +24,8 @@ type Metrics struct {
 	HumanMessages   *prometheus.CounterVec
 	MCPCalls        *prometheus.CounterVec
 	MCPDuration     *prometheus.HistogramVec
+	TriggerFires    *prometheus.CounterVec // metrics/triggers.go
+	WakeUps         *prometheus.CounterVec
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -79,6 +81,7 @@ func New() *Metrics {
 	}, []string{"tool"})
 	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated,
 		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages, m.MCPCalls, m.MCPDuration)
+	m.registerTriggers()
 	return m
 }
 

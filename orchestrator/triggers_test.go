@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
+	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
@@ -33,10 +36,16 @@ func (c *clock) Advance(d time.Duration) {
 // triggerEnv is a service on a controllable clock with a worker serving the triggers lane (no
 // agent runner: a delivered prompt stays pending dispatch, which is what the tests read).
 func triggerEnv(t *testing.T) (orchestratortest.Env, *clock, orchestrator.SweepScope) {
+	e, c, scope, _ := triggerEnvWithMetrics(t)
+	return e, c, scope
+}
+
+func triggerEnvWithMetrics(t *testing.T) (orchestratortest.Env, *clock, orchestrator.SweepScope, *metrics.Metrics) {
 	t.Helper()
 	graphtest.FlushRedis(t, triggerRedisDB)
 	c := &clock{now: time.Now().UTC()}
-	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: triggerRedisDB, Now: c.Now, TriggerSettle: 300 * time.Millisecond})
+	m := metrics.New()
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: triggerRedisDB, Now: c.Now, TriggerSettle: 300 * time.Millisecond, Observer: m})
 	w := jobs.NewWorker(e.Queue, graphtest.Logger(), 5*time.Second)
 	scope := orchestrator.SweepScope{Text: graphtest.Unique(t, "trigger-scope")}
 	jobs.RegisterTriggers(w, e.Ops, jobs.TriggerOptions{ScheduleEvery: time.Hour, Scope: scope.Text})
@@ -44,7 +53,7 @@ func triggerEnv(t *testing.T) (orchestratortest.Env, *clock, orchestrator.SweepS
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return e, c, scope
+	return e, c, scope, m
 }
 
 // triggerRedisDB is the Redis database of this file's worker (the package's others use redisDB).
@@ -98,7 +107,7 @@ func wakes(t *testing.T, e orchestratortest.Env, id int64) []*trigger.Trigger {
 }
 
 func TestAWakeFiresAtItsTimeAndResumesTheSession(t *testing.T) {
-	e, c, scope := triggerEnv(t)
+	e, c, scope, m := triggerEnvWithMetrics(t)
 	ctx := context.Background()
 	s := resting(t, e, session.StatusNeedsInput)
 	at := c.Now().Add(time.Hour).Truncate(time.Second)
@@ -127,6 +136,10 @@ func TestAWakeFiresAtItsTimeAndResumesTheSession(t *testing.T) {
 	})
 	if n, _ := e.Ops.SweepSchedules(ctx, scope); n != 0 {
 		t.Fatalf("a consumed wake is still due: %d fires queued", n)
+	}
+	armed, fired := testutil.ToFloat64(m.WakeUps.WithLabelValues("at_time", "armed")), testutil.ToFloat64(m.WakeUps.WithLabelValues("at_time", "fired"))
+	if armed != 1 || fired != 1 {
+		t.Fatalf("zimmer_wake_ups_total: armed %v, fired %v; want 1 and 1", armed, fired)
 	}
 }
 
@@ -237,7 +250,7 @@ func TestAWatcherOnThreeEventsFiresOncePerEventAndNeverOnATurnBoundary(t *testin
 }
 
 func TestABurstCapSuppressesAndCounts(t *testing.T) {
-	e, _, _ := triggerEnv(t)
+	e, _, _, m := triggerEnvWithMetrics(t)
 	ctx := context.Background()
 	capped := int64(2)
 	name, root, tmpl := graphtest.Unique(t, "burst"), "general-agent", "issue {{number}}"
@@ -265,6 +278,11 @@ func TestABurstCapSuppressesAndCounts(t *testing.T) {
 	}
 	if got.SessionsCreatedCount != 3 || got.Burst.Suppressed != 2 || !got.Bursting(time.Now()) || got.LastTriggeredAt == nil {
 		t.Fatalf("counters: created %d, suppressed %d, bursting %v; want 3, 2, true", got.SessionsCreatedCount, got.Burst.Suppressed, got.Bursting(time.Now()))
+	}
+	for outcome, want := range map[string]float64{"spawned": 2, "burst_notice": 1, "suppressed": 2} {
+		if got := testutil.ToFloat64(m.TriggerFires.WithLabelValues("manual", outcome)); got != want {
+			t.Errorf("zimmer_trigger_fires_total{manual,%s} = %v; want %v", outcome, got, want)
+		}
 	}
 	if !notice.Flag(session.MetaBurstNotice) || notice.Prompt == nil || !containsAll(*notice.Prompt, fmt.Sprintf("#%d", got.Burst.SessionIDs[0]), "issue 2") {
 		t.Fatalf("the burst notice does not link the window's sessions and quote the tipping fire: %v", deref(notice.Prompt))
