@@ -284,6 +284,14 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 			form := url.Values{"prompt": {"typed by a human"}, "content": {"typed by a human"}, "agent_root": {"general-agent"},
 				"title": {"Sweep"}, "acting_session_id": {forged}, "key": {key}, "display_name": {"Sweeper"}}
 			path := webPath(route, s.target.ID, key)
+			if strings.HasPrefix(route.Path, "/triggers/:id") { // a wake of a session of its own
+				sleeper := s.h.session(t, func(d *session.Session) { d.Status = session.StatusNeedsInput })
+				text, refused := s.h.tool(t, "wake_me_up_later", map[string]any{"session_id": sleeper.ID, "wake_at": "2031-01-01T00:00:00", "prompt": "p"})
+				if refused {
+					t.Fatal(text)
+				}
+				path = strings.ReplaceAll(route.Path, ":id", triggerIDLine.FindStringSubmatch(text)[1])
+			}
 			uncles := s.uncles(t)
 			var p page
 			if route.Method == http.MethodPost {

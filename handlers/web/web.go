@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/gin-gonic/gin"
 
@@ -55,7 +56,7 @@ type Route struct {
 }
 
 // Routes lists every web route. POSTs are the capture boundaries and the roster edits.
-var Routes = []Route{
+var Routes = slices.Concat([]Route{
 	{http.MethodGet, "/", (*Handler).home},
 	{http.MethodGet, "/sessions", (*Handler).listSessions},
 	{http.MethodGet, "/sessions/new", (*Handler).newSession},
@@ -68,7 +69,7 @@ var Routes = []Route{
 	{http.MethodGet, "/supervisor/users", (*Handler).listUsers},
 	{http.MethodPost, "/supervisor/users", (*Handler).saveUser},
 	{http.MethodPost, "/supervisor/users/:key/delete", (*Handler).deleteUser},
-}
+}, triggerRoutes)
 
 // Mount installs every web route on r: behind HTTP Basic and the cross-site guard when c has a
 // credential, otherwise each answering 503 with what to set.
