@@ -50,7 +50,11 @@ type Config struct {
 	// records notifications without delivering them. It may carry a secret (a token in its path or
 	// query), so it is never logged nor quoted in an error.
 	PushWebhookURL string
-	ShutdownGrace  time.Duration
+	// GitHubToken and GitHubAPIURL are what the github_label / github_issue conditions are
+	// polled with (ZIMMER_GITHUB_TOKEN, ZIMMER_GITHUB_API_URL, default https://api.github.com).
+	// The token is sent as a header and never logged.
+	GitHubToken, GitHubAPIURL string
+	ShutdownGrace             time.Duration
 	// WorkspaceBudget is the bytes the workspaces may take before clean clones of resting
 	// sessions are evicted (ZIMMER_WORKSPACE_BUDGET_GB); 0 means no budget.
 	WorkspaceBudget int64
@@ -63,6 +67,7 @@ var Variables = []string{
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
 	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB", "ZIMMER_PUSH_WEBHOOK_URL",
+	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -102,6 +107,8 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		MCPVariables:       splitKeys(getenv("ZIMMER_MCP_VARIABLES")),
 		SecretsFile:        getenv("ZIMMER_SECRETS_FILE"),
 		PushWebhookURL:     strings.TrimSpace(getenv("ZIMMER_PUSH_WEBHOOK_URL")),
+		GitHubToken:        strings.TrimSpace(getenv("ZIMMER_GITHUB_TOKEN")),
+		GitHubAPIURL:       cmp.Or(strings.TrimSpace(getenv("ZIMMER_GITHUB_API_URL")), "https://api.github.com"),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	var err error

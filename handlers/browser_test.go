@@ -166,3 +166,36 @@ func responses(ctx context.Context, suffix string) <-chan int64 {
 	}()
 	return out
 }
+
+// A human cancels a session's pending wake on /triggers in a real browser.
+func TestABrowserCancelsAPendingWakeOnTheTriggersPage(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, func(d *session.Session) { d.Status = session.StatusNeedsInput })
+	text0, refused := h.tool(t, "wake_me_up_later", map[string]any{"session_id": s.ID, "wake_at": "2031-06-01T12:00:00", "prompt": "wake"})
+	if refused {
+		t.Fatal(text0)
+	}
+	id := triggerIDLine.FindStringSubmatch(text0)[1]
+	ctx := browser(t)
+	step(t, ctx, "cancel the wake",
+		chromedp.Navigate(h.srv.URL+"/triggers"),
+		chromedp.WaitVisible(chromedp.ID("cancel-wake-"+id)),
+		chromedp.Click(chromedp.ID("cancel-wake-"+id)),
+		chromedp.WaitVisible(chromedp.CSS(".notice")),
+	)
+	if notice := text(t, ctx, ".notice"); notice != "Wake cancelled: the session is no longer waiting on it." {
+		t.Fatalf("after cancelling: notice %q", notice)
+	}
+	if out, _ := h.tool(t, "search_triggers", map[string]any{"id": mustInt(t, id)}); !strings.Contains(out, "Trigger not found") {
+		t.Fatalf("the wake survived its cancel: %s", out)
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

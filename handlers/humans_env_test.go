@@ -23,6 +23,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/handlers/slack"
 	"github.com/zimmerhq/zimmer/handlers/web"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/roster"
@@ -46,6 +47,7 @@ type humans struct {
 	metrics *metrics.Metrics
 	client  *http.Client
 	dataDir string // where the service reads transcripts
+	queue   *tasks.Queue
 }
 
 type humansOpts struct {
@@ -81,7 +83,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse // tests look at the 303 itself
 	}}
-	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir}
+	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir, queue: e.Queue}
 }
 
 type page struct {

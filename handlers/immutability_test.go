@@ -312,6 +312,14 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 				target = s.notification(t) // the :id of these routes is a notification's
 			}
 			path := webPath(route, target, key)
+			if strings.HasPrefix(route.Path, "/triggers/:id") { // a wake of a session of its own
+				sleeper := s.h.session(t, func(d *session.Session) { d.Status = session.StatusNeedsInput })
+				text, refused := s.h.tool(t, "wake_me_up_later", map[string]any{"session_id": sleeper.ID, "wake_at": "2031-01-01T00:00:00", "prompt": "p"})
+				if refused {
+					t.Fatal(text)
+				}
+				path = strings.ReplaceAll(route.Path, ":id", triggerIDLine.FindStringSubmatch(text)[1])
+			}
 			uncles := s.uncles(t)
 			var p page
 			if route.Method == http.MethodPost {
@@ -488,6 +496,25 @@ func (s *sweep) giveTranscript(t *testing.T) {
 }
 
 // restCall calls one REST route with a body that carries every field some route reads.
+// triggerCall sends a trigger route plausible input, on a trigger of its own.
+func (s *sweep) triggerCall(t *testing.T, route rest.Route) {
+	t.Helper()
+	body := map[string]any{"name": "Sweep", "agent_root_name": "general-agent", "prompt_template": "sent by a script",
+		"trigger_conditions_attributes": []any{map[string]any{"condition_type": "system_event", "configuration": map[string]any{"event_name": "quota_available"}}}}
+	status, out := s.h.postJSON(t, http.MethodPost, "/api/v1/triggers", body)
+	if status != http.StatusCreated {
+		t.Fatalf("%d %v: create the route's trigger", status, out)
+	}
+	id := int64(out["trigger"].(map[string]any)["id"].(float64))
+	if route.Method == http.MethodPatch {
+		body = map[string]any{"name": "Sweep again"}
+	}
+	status, out = s.h.postJSON(t, route.Method, "/api/v1"+strings.ReplaceAll(route.Path, ":id", fmt.Sprint(id)), body)
+	if status >= 400 {
+		t.Fatalf("%d %v: give this route plausible input, so the sweep exercises it", status, out)
+	}
+}
+
 func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	t.Helper()
 	target := s.target.ID
@@ -500,6 +527,10 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 				t.Errorf("a deleted session's messages must go with it, %d left", len(left))
 			}
 		}()
+	}
+	if strings.HasPrefix(route.Path, "/triggers") {
+		s.triggerCall(t, route)
+		return
 	}
 	if strings.HasPrefix(route.Path, "/notifications/:id") {
 		target = s.notification(t) // the :id of these routes is a notification's

@@ -27,6 +27,8 @@ type Metrics struct {
 	MCPDuration      *prometheus.HistogramVec
 	Credentials      *prometheus.CounterVec // see provenance.go
 	Notifications    *Notifications
+	TriggerFires     *prometheus.CounterVec // metrics/triggers.go
+	WakeUps          *prometheus.CounterVec
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -88,6 +90,7 @@ func New() *Metrics {
 	reg.MustRegister(m.HTTPRequests, m.HTTPDuration, m.Neo4jStatements, m.SessionsCreated, m.SessionsArchived,
 		m.UncleEdges, m.WalkNodes, m.WalkTruncations, m.HumanMessages, m.MCPCalls, m.MCPDuration)
 	m.Notifications = newNotifications(reg)
+	m.registerTriggers()
 	return m
 }
 

@@ -89,6 +89,10 @@ func (s *Service) Restart(ctx context.Context, id int64) (*session.Session, erro
 		return nil, err
 	}
 	_ = s.dispatch(ctx, sess.ID, h) // the restart is durable: the sweep queues a job not queued now
+	// A restart takes the session over: the wakes it slept on end.
+	if _, err := s.CancelWakes(ctx, sess.ID); err != nil {
+		s.log.Warn("restarted, but its wakes were not cancelled", "session_id", sess.ID, "err", err)
+	}
 	return sess, nil
 }
 

@@ -32,6 +32,9 @@ type CreateParams struct {
 	// human message recorded there is in the record the first prompt reads. Only the capture
 	// boundaries of this package set it (capture.go); no transport can.
 	captured delivered
+	// metadata is merged into the new session's metadata: a trigger stamps trigger_id and
+	// trigger_name (trigger_fire.go). No transport can set it.
+	metadata map[string]any
 }
 
 // Created is the outcome of Create.
@@ -207,6 +210,7 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 	if p.CustomMetadata != nil {
 		d.CustomMetadata = p.CustomMetadata
 	}
+	maps.Copy(d.Metadata, p.metadata)
 	if p.IsAutonomous != nil {
 		d.IsAutonomous = *p.IsAutonomous
 	}

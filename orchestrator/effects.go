@@ -52,6 +52,9 @@ var effectHandlers = map[session.Effect]effectHandler{
 	session.EffectPushFailed:            (*Service).pushFailed,
 	session.EffectMarkNotificationStale: (*Service).markNotificationsStale,
 	session.EffectDeleteNotifications:   (*Service).deleteNotifications,
+	session.EffectFireTriggers:          (*Service).fireAOEventTriggers,
+	session.EffectCancelOneTimeWakes:    (*Service).cancelOneTimeWakes,
+	session.EffectRemoveWatchers:        (*Service).removeWatchers,
 }
 
 // effectBatch is the durable record of one transition's after-commit effects.

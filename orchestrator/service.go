@@ -18,6 +18,8 @@ import (
 type Queue interface {
 	EnqueueRunSession(ctx context.Context, p tasks.RunSession, taskID string) (string, error)
 	EnqueueDrainMessages(ctx context.Context, sessionID int64) error
+	EnqueueFireTrigger(ctx context.Context, p tasks.FireTrigger) error
+	EnqueueSessionEvent(ctx context.Context, p tasks.SessionEvent, delay time.Duration) error
 	EnqueueSessionEffects(ctx context.Context, sessionID int64, batch string) error
 	EnqueueCleanupClone(ctx context.Context, p tasks.CleanupClone, taskID string) error
 	EnqueueNeedsInputPush(ctx context.Context, sessionID int64, batch string) error
@@ -66,7 +68,14 @@ type Deps struct {
 	// Variables is where the readiness checks look catalog ${VAR}s up, the same chain a prepare
 	// resolves them from (the secrets file, then the environment, under the allow-list).
 	Variables catalog.Variables
+	// TriggerSettle is how long a needs_input waits before it fires watchers, so a turn
+	// boundary the session leaves at once is not taken for a rest (DefaultTriggerSettle).
+	TriggerSettle time.Duration
 }
+
+// DefaultTriggerSettle outlasts the drain's delay: a session resting on a queued message is
+// running again before its watchers look.
+const DefaultTriggerSettle = tasks.DrainDelay + 5*time.Second
 
 // Service runs the shared operations. It is safe for concurrent use.
 type Service struct {
@@ -81,6 +90,7 @@ type Service struct {
 
 	slackMappedOnly bool
 	dataDir         string
+	settle          time.Duration
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
@@ -92,6 +102,7 @@ func New(d Deps) *Service {
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
 	}
+	s.settle = cmp.Or(d.TriggerSettle, DefaultTriggerSettle)
 	if s.now == nil {
 		s.now = time.Now
 	}

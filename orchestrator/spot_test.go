@@ -2,7 +2,6 @@ package orchestrator_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,19 +10,6 @@ import (
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
 )
-
-// clock is a controllable service clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 type closedGate struct{}
 
@@ -49,7 +35,7 @@ func TestTheSpotSchedulerResumesParkedSessionsOldestFirstWithinTheFreeSlots(t *t
 		if _, _, err := e.Ops.PauseIntoSpotQueue(ctx, s.ID, false); err != nil {
 			t.Fatal(err)
 		}
-		clk.advance(time.Minute)
+		clk.Advance(time.Minute)
 		return s
 	}
 	oldest, middle := park(nil), park(nil)

@@ -36,6 +36,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		h   *handOff
 		end TurnEnd
 	)
+	asleep := s.asleepOnWake(ctx, sessionID) // a session waiting on a wake rests asleep
 	_, err := s.updateWithQueue(ctx, sessionID, func(u *session.Session, q *graph.MessageQueue) error {
 		h, end = nil, ""
 		if !Owns(u, taskID) {
@@ -54,6 +55,9 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 		}
 		if !errors.Is(err, ErrMessageNotFound) {
 			return err
+		}
+		if asleep {
+			u.Metadata[session.MetaPendingSleep] = true
 		}
 		end, err = s.rest(u)
 		return err

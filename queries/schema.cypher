@@ -15,6 +15,9 @@ CREATE CONSTRAINT token_usage_request_id IF NOT EXISTS FOR (u:TokenUsage) REQUIR
 CREATE CONSTRAINT slack_event_id IF NOT EXISTS FOR (e:SlackEvent) REQUIRE e.event_id IS UNIQUE;
 CREATE CONSTRAINT notification_id IF NOT EXISTS FOR (n:Notification) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT notification_key IF NOT EXISTS FOR (n:Notification) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT trigger_id IF NOT EXISTS FOR (t:Trigger) REQUIRE t.id IS UNIQUE;
+CREATE CONSTRAINT trigger_condition_id IF NOT EXISTS FOR (c:TriggerCondition) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT trigger_fire_key IF NOT EXISTS FOR (f:TriggerFire) REQUIRE f.key IS UNIQUE;
 CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
 CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
 CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);
@@ -30,4 +33,8 @@ CREATE INDEX notification_session IF NOT EXISTS FOR (n:Notification) ON (n.sessi
 CREATE INDEX notification_created_at IF NOT EXISTS FOR (n:Notification) ON (n.created_at);
 CREATE INDEX session_spot_queued_at IF NOT EXISTS FOR (s:Session) ON (s.spot_queued_at);
 CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status);
-CREATE CONSTRAINT session_token_digest IF NOT EXISTS FOR (t:SessionToken) REQUIRE t.digest IS UNIQUE
+CREATE CONSTRAINT session_token_digest IF NOT EXISTS FOR (t:SessionToken) REQUIRE t.digest IS UNIQUE;
+CREATE INDEX trigger_status IF NOT EXISTS FOR (t:Trigger) ON (t.status);
+CREATE INDEX trigger_target IF NOT EXISTS FOR (t:Trigger) ON (t.last_session_id);
+CREATE INDEX trigger_condition_type IF NOT EXISTS FOR (c:TriggerCondition) ON (c.condition_type);
+CREATE INDEX trigger_condition_watched IF NOT EXISTS FOR (c:TriggerCondition) ON (c.watched_session_id)

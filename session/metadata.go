@@ -12,6 +12,11 @@ const (
 	MetaSnoozedUntil = "visibility_snoozed_until"
 	// MetaSpotQueuedAt marks a session parked for the spot scheduler (RFC 3339).
 	MetaSpotQueuedAt = "spot_queued_at"
+	// MetaTriggerID and MetaTriggerName name the trigger that spawned the session (its fires
+	// never come back to it); MetaBurstNotice marks the session a tripped burst cap spawned.
+	MetaTriggerID   = "trigger_id"
+	MetaTriggerName = "trigger_name"
+	MetaBurstNotice = "burst_notice"
 
 	// Pauses, sleeps and elicitations.
 	MetaPausedBy              = "paused_by"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/config"
+	"github.com/zimmerhq/zimmer/githubapi"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/web"
@@ -143,6 +144,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	r.Register(w)
 	jobs.RegisterChainCheck(w, ops, m.RegisterProvenance(), log)
 	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
+	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken)})
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
 	mux := http.NewServeMux()

@@ -146,8 +146,9 @@ func actionSessionTool() *toolDef {
 			description: "Manage your own session: update_notes, update_title, set_heartbeat, pause_into_spot_queue " +
 				"(sleep until the spot scheduler has quota and a slot; a running turn finishes first), archive (yourself, " +
 				"when your work is done), and message_parent — report to the session that spawned you when you cannot do " +
-				"the work (reason wrong_scope or missing_tools) or for anything else (other). session_id defaults to " +
-				"this connection's session.",
+				"the work (reason wrong_scope or missing_tools) or for anything else (other). A report is a follow-up: a " +
+				"parent asleep on a wake takes it as a turn and its wake stays armed (a follow-up never cancels a wake). " +
+				"session_id defaults to this connection's session.",
 			schema: self,
 			run: func(ctx context.Context, c *call) (string, error) {
 				return dispatchAction(ctx, c, selfVerbs, true)

@@ -40,6 +40,9 @@ func actFollowUp(ctx context.Context, a *actionCall) (string, error) {
 	if err := queueDepth(ctx, a.call, &b, res); err != nil {
 		return "", err
 	}
+	if err := ownWakeLines(ctx, a.call, &b, res.Session.ID); err != nil {
+		return "", err
+	}
 	return b.String(), nil
 }
 
@@ -98,6 +101,9 @@ func actMessageParent(ctx context.Context, a *actionCall) (string, error) {
 		b.field("Delivery", "delivered now: your parent was idle and has resumed with the report")
 	}
 	if err := queueDepth(ctx, a.call, &b, res.Delivery); err != nil {
+		return "", err
+	}
+	if err := ownWakeLines(ctx, a.call, &b, res.Parent.ID); err != nil {
 		return "", err
 	}
 	b.blank()

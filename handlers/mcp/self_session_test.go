@@ -134,8 +134,9 @@ func TestSelfScopedToolsKeepToTheirAim(t *testing.T) {
 	e.refused(t, selfURL(me), "get_costs", map[string]any{"session_id": other.ID}, "session_id must be this connection's own session")
 	e.refused(t, "/mcp?tool_groups=self_session", "get_costs", nil, "Missing required parameter: session_id")
 	e.refused(t, selfURL(me), "get_costs", nil, "get_costs is not available yet")
-	// wake_me_up_later defaults session_id and lets an explicit one win, then says what it lacks.
-	e.refused(t, selfURL(me), "wake_me_up_later", map[string]any{"wake_at": "2030-01-01T00:00:00", "prompt": "p"}, "wake_me_up_later is not available yet")
+	// wake_me_up_later defaults session_id and lets an explicit one win.
+	armed := e.ok(t, selfURL(me), "wake_me_up_later", map[string]any{"wake_at": "2030-01-01T00:00:00", "prompt": "p"})
+	contains(t, armed, "## Wake-Up Scheduled Successfully", fmt.Sprintf("- **Session ID:** %d", me.ID), "Wake At:** 2030-01-01T00:00:00 (UTC)")
 	e.refused(t, selfURL(me), "wake_me_up_later", map[string]any{"session_id": 999999999, "wake_at": "2030-01-01T00:00:00", "prompt": "p"},
 		"Session not found: 999999999")
 }
@@ -152,5 +153,6 @@ func TestWatchingASessionIsFencedByAllowedAgentRoots(t *testing.T) {
 	}
 	e.refused(t, fenced, "wake_me_up_when_session_changes_state", wake(outside.ID),
 		fmt.Sprintf(`session #%d belongs to agent root "general-agent", which is not in the allowed list, so this connection may not watch it`, outside.ID))
-	e.refused(t, fenced, "wake_me_up_when_session_changes_state", wake(inside.ID), "wake_me_up_when_session_changes_state is not available yet")
+	watching := e.ok(t, fenced, "wake_me_up_when_session_changes_state", wake(inside.ID))
+	contains(t, watching, fmt.Sprintf("Wake session #%d on session_archived of session #%d", me.ID, inside.ID))
 }

@@ -77,8 +77,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"get_costs", nil, "get_costs is not available yet: it needs the cost report over the token-usage ledger"},
 		{"get_spot_policy", nil, "get_spot_policy is not available yet"},
 		{"action_spot_policy", map[string]any{"action": "set_gating"}, "action_spot_policy is not available yet"},
-		{"search_triggers", nil, "search_triggers is not available yet: it needs triggers"},
-		{"action_trigger", map[string]any{"action": "create"}, "action_trigger is not available yet"},
 		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
 		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
 		{"save_outcome_analysis", map[string]any{"session_id": 1, "root": map[string]any{}}, "save_outcome_analysis is not available yet"},

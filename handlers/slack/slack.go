@@ -159,14 +159,26 @@ type event struct {
 // event_id of the first attempt, and the delivery is deduplicated on it.
 func (h *Handler) callback(c *gin.Context, env envelope) {
 	e := env.Event
-	if e.Type != "message" || e.Subtype != "" || e.BotID != "" || e.User == "" || e.Channel == "" {
+	mention := e.Type == "app_mention"
+	if (e.Type != "message" && !mention) || e.Subtype != "" || e.BotID != "" || e.User == "" || e.Channel == "" {
 		c.Status(http.StatusOK)
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), deliveryBudget)
 	defer cancel()
-	out, _, err := h.ops.DeliverSlackMessage(ctx, orchestrator.SlackMessage{EventID: env.EventID, UserID: e.User, Channel: e.Channel,
-		ChannelType: e.ChannelType, TS: e.TS, ThreadTS: e.ThreadTS, Text: e.Text})
+	msg := orchestrator.SlackMessage{EventID: env.EventID, UserID: e.User, Channel: e.Channel,
+		ChannelType: e.ChannelType, TS: e.TS, ThreadTS: e.ThreadTS, Text: e.Text}
+	// Slack triggers hear messages and mentions; a retried event queues no fire twice.
+	if _, err := h.ops.FireSlackTriggers(ctx, msg, mention); err != nil {
+		_ = c.Error(err)
+		c.JSON(http.StatusInternalServerError, gin.H{"error": "Internal Server Error", "message": "the event could not be handled; the error was logged"})
+		return
+	}
+	if mention { // the same words arrive as a message event too: that one is delivered
+		c.Status(http.StatusOK)
+		return
+	}
+	out, _, err := h.ops.DeliverSlackMessage(ctx, msg)
 	var ve *orchestrator.ValidationError
 	switch {
 	case errors.As(err, &ve):

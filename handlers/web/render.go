@@ -27,6 +27,7 @@ type pages map[string]*template.Template
 var funcs = template.FuncMap{
 	"redact": session.RedactCredentials,
 	"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+	"int":    func(n int64) int { return int(n) },
 	"plural": func(n int, one, many string) string {
 		if n == 1 {
 			return one

@@ -57,7 +57,7 @@ type Route struct {
 
 // Routes lists every web route. POSTs are the capture boundaries, the roster edits and the
 // notification inbox's actions.
-var Routes = slices.Concat(sessionRoutes, notificationRoutes)
+var Routes = slices.Concat(sessionRoutes, notificationRoutes, triggerRoutes)
 
 // sessionRoutes are the sessions' pages and forms and the supervisor's roster.
 var sessionRoutes = []Route{

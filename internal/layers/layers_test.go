@@ -17,9 +17,9 @@ const module = "github.com/zimmerhq/zimmer/"
 // layer or one below, never above. ARCHITECTURE.md "Layers as built" describes the same order.
 var order = [][]string{
 	// Pure: no store, no network. Domain types live here.
-	{"session", "settings", "lineage", "provenance", "roster", "transcript", "catalog", "catalog/catalogtest", "config", "metrics", "queries"},
+	{"session", "trigger", "settings", "lineage", "provenance", "roster", "transcript", "catalog", "catalog/catalogtest", "config", "metrics", "queries"},
 	// Adapters: the store and the queue client with its task types.
-	{"graph", "graph/graphtest", "jobs/tasks"},
+	{"graph", "graph/graphtest", "jobs/tasks", "githubapi"},
 	// The operations.
 	{"orchestrator", "orchestrator/orchestratortest"},
 	// Surfaces and workers.

@@ -201,7 +201,8 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 			dataDir, _ = os.MkdirTemp(tmpRoot, "shared-")
 		}
 	}
-	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, DataDir: dataDir})
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, DataDir: dataDir,
+		TriggerSettle: 500 * time.Millisecond})
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}))
 	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
@@ -241,6 +242,7 @@ func (e *env) startWorker(t *testing.T, grace time.Duration) {
 	}
 	w := jobs.NewWorker(e.queue, logger(), grace)
 	e.runner.Register(w)
+	jobs.RegisterTriggers(w, e.ops, jobs.TriggerOptions{ScheduleEvery: time.Hour, Scope: e.dataDir})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()

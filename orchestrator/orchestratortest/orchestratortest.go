@@ -27,7 +27,10 @@ type Options struct {
 	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
 	Variables catalog.Variables
-	Now       func() time.Time // the service's clock; nil is time.Now
+	// Now is the service clock (time.Now when nil); TriggerSettle is how long a needs_input
+	// waits before it fires watchers.
+	Now           func() time.Time
+	TriggerSettle time.Duration
 }
 
 // Env is a service with the store and queue under it.
@@ -65,6 +68,7 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables, Now: o.Now})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables,
+		Now: o.Now, TriggerSettle: o.TriggerSettle})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }

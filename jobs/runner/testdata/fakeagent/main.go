@@ -12,6 +12,10 @@
 //	                          overloaded, auth, context: the runtime's own error lines and exit
 //	                          code; crash: SIGKILL itself); "always" makes every later turn in
 //	                          this working directory fail the same way
+//	SAVE <name> <regexp>      keep the regexp's first group, matched in the last tool result
+//
+// ${name} in a line is a value SAVE kept, else the environment's (ZIMMER_SESSION_ID), so a
+// script can use what an earlier call returned (the id of a session it started).
 //
 // Like the real CLIs it ends gracefully on SIGTERM: the action under way finishes (a tool call
 // prints its result), a sleep is cut short, and it exits with 143.
@@ -32,6 +36,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +63,7 @@ func main() {
 		lines = []string{"FAIL " + string(class)}
 	}
 	for _, line := range lines {
-		if c, stop := out.act(strings.TrimSpace(line)); stop {
+		if c, stop := out.act(out.expand(strings.TrimSpace(line))); stop {
 			code = c
 			break
 		}
@@ -144,8 +149,10 @@ func logInvocation(inv invocation) {
 type printer struct {
 	inv    invocation
 	enc    *json.Encoder
-	term   chan os.Signal // SIGTERM, once received
-	failed bool           // the turn ended on trouble: no success result
+	term   chan os.Signal    // SIGTERM, once received
+	failed bool              // the turn ended on trouble: no success result
+	last   string            // the last tool result
+	vars   map[string]string // what SAVE kept
 }
 
 // failMarker, in the working directory, makes every turn fail the way FAIL … always said.
@@ -200,8 +207,24 @@ func (p *printer) fail(class string) int {
 	return 1
 }
 
+var reference = regexp.MustCompile(`\$\{(\w+)\}`)
+
+// expand fills ${name} from SAVE's values, then the environment; an unknown name stays as it is.
+func (p *printer) expand(line string) string {
+	return reference.ReplaceAllStringFunc(line, func(m string) string {
+		name := reference.FindStringSubmatch(m)[1]
+		if v, ok := p.vars[name]; ok {
+			return v
+		}
+		if v, ok := os.LookupEnv(name); ok {
+			return v
+		}
+		return m
+	})
+}
+
 func newPrinter(inv invocation) *printer {
-	return &printer{inv: inv, enc: json.NewEncoder(os.Stdout), term: make(chan os.Signal, 1)}
+	return &printer{inv: inv, enc: json.NewEncoder(os.Stdout), term: make(chan os.Signal, 1), vars: map[string]string{}}
 }
 
 // terminated reports whether SIGTERM arrived (and keeps it for the next caller).
@@ -319,6 +342,14 @@ func (p *printer) act(line string) (code int, stop bool) {
 			fmt.Fprintln(os.Stderr, "fakeagent:", result)
 		}
 		p.toolResult(tool, raw, result)
+		p.last = result
+	case "SAVE":
+		name, pattern, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if re, err := regexp.Compile(pattern); err == nil {
+			if m := re.FindStringSubmatch(p.last); len(m) > 1 {
+				p.vars[name] = m[1]
+			}
+		}
 	}
 	return 0, false
 }
