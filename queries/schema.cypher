@@ -13,6 +13,7 @@ CREATE CONSTRAINT category_id IF NOT EXISTS FOR (c:Category) REQUIRE c.id IS UNI
 CREATE CONSTRAINT app_setting_name IF NOT EXISTS FOR (a:AppSetting) REQUIRE a.name IS UNIQUE;
 CREATE CONSTRAINT token_usage_request_id IF NOT EXISTS FOR (u:TokenUsage) REQUIRE u.request_id IS UNIQUE;
 CREATE CONSTRAINT slack_event_id IF NOT EXISTS FOR (e:SlackEvent) REQUIRE e.event_id IS UNIQUE;
+CREATE CONSTRAINT backlog_item_id IF NOT EXISTS FOR (b:BacklogItem) REQUIRE b.id IS UNIQUE;
 CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
 CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
 CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);
@@ -24,4 +25,5 @@ CREATE INDEX session_slack_channel IF NOT EXISTS FOR (s:Session) ON (s.slack_cha
 CREATE INDEX session_paused_by IF NOT EXISTS FOR (s:Session) ON (s.paused_by);
 CREATE INDEX session_category IF NOT EXISTS FOR (s:Session) ON (s.category_id);
 CREATE INDEX slack_event_seen_at IF NOT EXISTS FOR (e:SlackEvent) ON (e.seen_at);
+CREATE INDEX backlog_item_status IF NOT EXISTS FOR (b:BacklogItem) ON (b.status);
 CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status)
