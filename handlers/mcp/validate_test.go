@@ -88,9 +88,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"search_gate_decisions", nil, "search_gate_decisions is not available yet: it needs the gate decision ledger"},
 		{"get_gate_decision_feedback", nil, "get_gate_decision_feedback is not available yet"},
 		{"record_gate_decision", map[string]any{"surface": "s", "decision": "hold"}, "record_gate_decision is not available yet"},
-		{"get_work_backlog", nil, "get_work_backlog is not available yet: it needs the work backlog"},
-		{"append_work_backlog_item", map[string]any{"issue_url": "u"}, "append_work_backlog_item is not available yet"},
-		{"pull_work_backlog_items", nil, "pull_work_backlog_items is not available yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
