@@ -60,6 +60,7 @@ type humansOpts struct {
 	log             *slog.Logger // nil discards
 	catalogDir      string       // "" is the built-in catalog
 	variables       catalog.Variables
+	backlog         bool // hold the work backlog, emptied, for the test (orchestratortest.ExclusiveBacklog)
 }
 
 func setupHumans(t *testing.T, o humansOpts) *humans {
@@ -69,6 +70,9 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
 		SlackMappedOnly: o.slackMappedOnly, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
 	store := e.Store
+	if o.backlog {
+		orchestratortest.ExclusiveBacklog(t, e)
+	}
 	d := handlers.Deps{Ops: e.Ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}
 	if !o.noWeb {
 		d.Web = web.Config{User: cmp.Or(o.webUser, webUser), Password: cmp.Or(o.webPass, webPassword)}

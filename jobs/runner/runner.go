@@ -55,6 +55,9 @@ type Options struct {
 	Environ      func() []string // the agent's base environment (os.Environ)
 	Host         string          // this machine (os.Hostname): processes are only signalled here
 	Runs         *metrics.Runs   // nil records nothing
+	// BacklogEvery is the unattended backlog job's cadence; zero does not schedule it (the
+	// tests, whose graph holds other tests' backlog items).
+	BacklogEvery time.Duration
 }
 
 // Runner executes session turns. It is safe for concurrent use.
@@ -102,12 +105,15 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains and transitions' effects on default, the orphan sweep on maintenance.
+// drains and transitions' effects on default, the orphan sweep and the backlog job on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
 	w.Handle(tasks.LaneDefault, tasks.TypeSessionEffects, r.HandleEffects)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+	if r.opt.BacklogEvery > 0 {
+		w.Every(tasks.LaneMaintenance, tasks.TypeBacklog, r.opt.BacklogEvery, r.HandleBacklog)
+	}
 }
 
 // Outcomes of a run (the metrics' outcome label).

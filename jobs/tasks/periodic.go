@@ -14,6 +14,13 @@ import (
 // recovery (the original's CleanupOrphanedSessionsJob).
 const TypeSweepOrphans = "sessions:sweep_orphans"
 
+// TypeBacklog is the unattended backlog job: it starts the work backlog's top item whenever
+// fewer of the sessions it started than its quota are live.
+const TypeBacklog = "backlog:start"
+
+// BacklogEvery is the backlog job's cadence in a deployment.
+const BacklogEvery = time.Minute
+
 // Periodic is one job every worker's scheduler enqueues on a fixed cadence.
 type Periodic struct {
 	Type  string
