@@ -17,7 +17,9 @@ func backlogEnv(t *testing.T) *env {
 	return e
 }
 
-func backlogURL(id int64) string { return fmt.Sprintf("/mcp?tool_groups=work_backlog&session_id=%d", id) }
+func backlogURL(id int64) string {
+	return fmt.Sprintf("/mcp?tool_groups=work_backlog&session_id=%d", id)
+}
 
 func TestAppendWorkBacklogItemStampsTheWriterAndReportsThePosition(t *testing.T) {
 	e := backlogEnv(t)
