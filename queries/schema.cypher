@@ -14,6 +14,7 @@ CREATE CONSTRAINT app_setting_name IF NOT EXISTS FOR (a:AppSetting) REQUIRE a.na
 CREATE CONSTRAINT token_usage_request_id IF NOT EXISTS FOR (u:TokenUsage) REQUIRE u.request_id IS UNIQUE;
 CREATE CONSTRAINT slack_event_id IF NOT EXISTS FOR (e:SlackEvent) REQUIRE e.event_id IS UNIQUE;
 CREATE CONSTRAINT backlog_item_id IF NOT EXISTS FOR (b:BacklogItem) REQUIRE b.id IS UNIQUE;
+CREATE CONSTRAINT gate_decision_id IF NOT EXISTS FOR (g:GateDecision) REQUIRE g.id IS UNIQUE;
 CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
 CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
 CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);

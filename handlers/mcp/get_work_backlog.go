@@ -33,7 +33,6 @@ func runGetWorkBacklog(ctx context.Context, c *call) (string, error) {
 	}
 	from := min((page-1)*per, len(queue))
 	for _, it := range queue[from:min(from+per, len(queue))] {
-		b.blank()
 		b.heading(3, fmt.Sprintf("%d. %s", it.Rank, oneLine(displayBacklogTitle(it))))
 		renderBacklogItem(&b, it)
 	}

@@ -51,13 +51,11 @@ func runPullWorkBacklogItems(ctx context.Context, c *call) (string, error) {
 	b.field("Pulled by", fmt.Sprintf("session #%d", caller.ID))
 	b.field("Left on the backlog", out.Left)
 	if len(out.Removed) > 0 {
-		b.blank()
 		b.heading(3, "Removed")
 		for _, it := range out.Removed {
 			b.linef("- Item #%d %s — %s", it.ID, it.IssueURL, it.RemovedReason)
 		}
 	}
-	b.blank()
 	b.heading(3, "Started")
 	if len(out.Started) == 0 {
 		b.line("Nothing was started: the backlog had no items left to pull.")

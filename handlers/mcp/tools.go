@@ -23,7 +23,6 @@ const (
 	needsHealth        = "the health workers (stuck-process cleanup, retries, queue recovery), which are not built yet"
 	needsLedger        = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
 	needsSpotPolicy    = "the spot policy and the scheduler that applies it, which are not built yet"
-	needsGateLedger    = "the gate decision ledger, which is not built yet"
 )
 
 // notYet declares a tool whose schema is the contract but whose behaviour belongs to a part of

@@ -85,9 +85,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
 		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
 		{"save_outcome_analysis", map[string]any{"session_id": 1, "root": map[string]any{}}, "save_outcome_analysis is not available yet"},
-		{"search_gate_decisions", nil, "search_gate_decisions is not available yet: it needs the gate decision ledger"},
-		{"get_gate_decision_feedback", nil, "get_gate_decision_feedback is not available yet"},
-		{"record_gate_decision", map[string]any{"surface": "s", "decision": "hold"}, "record_gate_decision is not available yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
