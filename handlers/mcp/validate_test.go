@@ -84,7 +84,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"action_trigger", map[string]any{"action": "create"}, "action_trigger is not available yet"},
 		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
 		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
-		{"save_outcome_analysis", map[string]any{"session_id": 1, "root": map[string]any{}}, "save_outcome_analysis is not available yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
