@@ -16,6 +16,8 @@ CREATE CONSTRAINT slack_event_id IF NOT EXISTS FOR (e:SlackEvent) REQUIRE e.even
 CREATE CONSTRAINT backlog_item_id IF NOT EXISTS FOR (b:BacklogItem) REQUIRE b.id IS UNIQUE;
 CREATE CONSTRAINT gate_decision_id IF NOT EXISTS FOR (g:GateDecision) REQUIRE g.id IS UNIQUE;
 CREATE CONSTRAINT outcome_analysis_id IF NOT EXISTS FOR (a:OutcomeAnalysis) REQUIRE a.id IS UNIQUE;
+CREATE CONSTRAINT elicitation_id IF NOT EXISTS FOR (e:Elicitation) REQUIRE e.id IS UNIQUE;
+CREATE CONSTRAINT elicitation_request_id IF NOT EXISTS FOR (e:Elicitation) REQUIRE e.request_id IS UNIQUE;
 CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
 CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
 CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);
@@ -28,5 +30,6 @@ CREATE INDEX session_paused_by IF NOT EXISTS FOR (s:Session) ON (s.paused_by);
 CREATE INDEX session_category IF NOT EXISTS FOR (s:Session) ON (s.category_id);
 CREATE INDEX slack_event_seen_at IF NOT EXISTS FOR (e:SlackEvent) ON (e.seen_at);
 CREATE INDEX backlog_item_status IF NOT EXISTS FOR (b:BacklogItem) ON (b.status);
+CREATE INDEX elicitation_status IF NOT EXISTS FOR (e:Elicitation) ON (e.status);
 CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id);
 CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status)

@@ -83,7 +83,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"search_triggers", nil, "search_triggers is not available yet: it needs triggers"},
 		{"action_trigger", map[string]any{"action": "create"}, "action_trigger is not available yet"},
 		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
-		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {

@@ -55,6 +55,8 @@ type Options struct {
 	Environ      func() []string // the agent's base environment (os.Environ)
 	Host         string          // this machine (os.Hostname): processes are only signalled here
 	Runs         *metrics.Runs   // nil records nothing
+	// ElicitationsEvery is how often overdue elicitations are expired and reported (5 min).
+	ElicitationsEvery time.Duration
 	// BacklogEvery is the unattended backlog job's cadence; zero does not schedule it (the
 	// tests, whose graph holds other tests' backlog items).
 	BacklogEvery time.Duration
@@ -80,6 +82,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.TermGrace = cmp.Or(o.TermGrace, 5*time.Second)
 	o.SweepEvery = cmp.Or(o.SweepEvery, time.Minute)
 	o.SweepGrace = cmp.Or(o.SweepGrace, 30*time.Second)
+	o.ElicitationsEvery = cmp.Or(o.ElicitationsEvery, 5*time.Minute)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -105,12 +108,14 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains and transitions' effects on default, the orphan sweep and the backlog job on maintenance.
+// drains and transitions' effects on default; the orphan sweep, elicitation expiry and the
+// backlog job on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
 	w.Handle(tasks.LaneDefault, tasks.TypeSessionEffects, r.HandleEffects)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
+	w.Every(tasks.LaneMaintenance, tasks.TypeExpireElicitations, r.opt.ElicitationsEvery, r.HandleExpireElicitations)
 	if r.opt.BacklogEvery > 0 {
 		w.Every(tasks.LaneMaintenance, tasks.TypeBacklog, r.opt.BacklogEvery, r.HandleBacklog)
 	}

@@ -14,6 +14,10 @@ import (
 // recovery (the original's CleanupOrphanedSessionsJob).
 const TypeSweepOrphans = "sessions:sweep_orphans"
 
+// TypeExpireElicitations expires the elicitations nobody answered in time and reports each on
+// its session (the original's CleanupExpiredElicitationsJob).
+const TypeExpireElicitations = "elicitations:expire"
+
 // TypeBacklog is the unattended backlog job: it starts the work backlog's top item whenever
 // fewer of the sessions it started than its quota are live.
 const TypeBacklog = "backlog:start"
