@@ -82,7 +82,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"action_notification", map[string]any{"action": "mark_all_read"}, "action_notification is not available yet"},
 		{"search_triggers", nil, "search_triggers is not available yet: it needs triggers"},
 		{"action_trigger", map[string]any{"action": "create"}, "action_trigger is not available yet"},
-		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {

@@ -108,14 +108,15 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane, queue
-// drains and transitions' effects on default; the orphan sweep, elicitation expiry and the
-// backlog job on maintenance.
+// drains and transitions' effects on default; the orphan sweep, elicitation expiry, the
+// transcript archive and the backlog job on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
 	w.Handle(tasks.LaneDefault, tasks.TypeSessionEffects, r.HandleEffects)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 	w.Every(tasks.LaneMaintenance, tasks.TypeExpireElicitations, r.opt.ElicitationsEvery, r.HandleExpireElicitations)
+	w.Every(tasks.LaneMaintenance, tasks.TypeTranscriptArchive, orchestrator.ArchiveEvery, r.HandleTranscriptArchive)
 	if r.opt.BacklogEvery > 0 {
 		w.Every(tasks.LaneMaintenance, tasks.TypeBacklog, r.opt.BacklogEvery, r.HandleBacklog)
 	}

@@ -18,6 +18,10 @@ const TypeSweepOrphans = "sessions:sweep_orphans"
 // its session (the original's CleanupExpiredElicitationsJob).
 const TypeExpireElicitations = "elicitations:expire"
 
+// TypeTranscriptArchive rebuilds the zip of every transcript (the original's
+// TranscriptArchiveJob).
+const TypeTranscriptArchive = "transcripts:archive"
+
 // TypeBacklog is the unattended backlog job: it starts the work backlog's top item whenever
 // fewer of the sessions it started than its quota are live.
 const TypeBacklog = "backlog:start"
