@@ -24,6 +24,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/slack"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
@@ -46,6 +47,7 @@ type humans struct {
 	metrics *metrics.Metrics
 	client  *http.Client
 	dataDir string // where the service reads transcripts
+	ops     *orchestrator.Service
 }
 
 type humansOpts struct {
@@ -85,7 +87,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse // tests look at the 303 itself
 	}}
-	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir}
+	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir, ops: e.Ops}
 }
 
 type page struct {
