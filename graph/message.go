@@ -300,8 +300,8 @@ func nodeMessage(p map[string]any) *session.Message {
 	}
 }
 
-// optValue turns an optional string into a Cypher parameter (nil stores no property).
-func optValue(v *string) any {
+// optValue turns an optional value into a Cypher parameter (nil stores no property).
+func optValue[T any](v *T) any {
 	if v == nil {
 		return nil
 	}

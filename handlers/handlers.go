@@ -46,7 +46,10 @@ func New(d Deps) *gin.Engine {
 	r.GET("/up/deep", deepHealth(d.Ops))
 	r.GET("/metrics", gin.WrapH(d.Metrics.Handler()))
 	api := r.Group("/api/v1", Authenticate(d.APIKeys, d.Ops, d.Metrics, "rest"))
-	rest.Mount(api, rest.New(d.Ops, d.Log, d.Metrics))
+	restH := rest.New(d.Ops, d.Log, d.Metrics)
+	rest.Mount(api, restH)
+	// The MCP servers under a session ask and poll elicitations without a key: they are given none.
+	rest.MountPublic(r.Group("/api/v1"), restH)
 	// /mcp takes the same credentials as REST, checked before anything MCP happens.
 	mcp.New(mcp.Deps{Ops: d.Ops, Log: d.Log, Metrics: d.Metrics}).Mount(r, Authenticate(d.APIKeys, d.Ops, d.Metrics, "mcp"))
 	// The humans' pages live at the root (/sessions…, /supervisor/users) beside /api/v1; they

@@ -25,6 +25,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/metrics"
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
@@ -48,6 +49,7 @@ type humans struct {
 	client  *http.Client
 	dataDir string // where the service reads transcripts
 	queue   *tasks.Queue
+	ops     *orchestrator.Service
 }
 
 type humansOpts struct {
@@ -62,6 +64,7 @@ type humansOpts struct {
 	log             *slog.Logger // nil discards
 	catalogDir      string       // "" is the built-in catalog
 	variables       catalog.Variables
+	backlog         bool // hold the work backlog, emptied, for the test (orchestratortest.ExclusiveBacklog)
 }
 
 func setupHumans(t *testing.T, o humansOpts) *humans {
@@ -71,6 +74,9 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
 		SlackMappedOnly: o.slackMappedOnly, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
 	store := e.Store
+	if o.backlog {
+		orchestratortest.ExclusiveBacklog(t, e)
+	}
 	d := handlers.Deps{Ops: e.Ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}
 	if !o.noWeb {
 		d.Web = web.Config{User: cmp.Or(o.webUser, webUser), Password: cmp.Or(o.webPass, webPassword)}
@@ -83,7 +89,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse // tests look at the 303 itself
 	}}
-	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir, queue: e.Queue}
+	return &humans{srv: srv, store: store, metrics: m, client: client, dataDir: e.DataDir, queue: e.Queue, ops: e.Ops}
 }
 
 type page struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -202,7 +203,7 @@ type sweep struct {
 }
 
 func newSweep(t *testing.T) *sweep {
-	h := setupHumans(t, humansOpts{})
+	h := setupHumans(t, humansOpts{backlog: true}) // the backlog routes are swept too
 	s := &sweep{h: h, target: h.session(t, nil), actor: h.session(t, nil)}
 	for _, id := range []int64{s.target.ID, s.actor.ID} {
 		s.say(t, id, "the record under test")
@@ -319,6 +320,13 @@ func TestNoRouteChangesARecordedHumanMessage(t *testing.T) {
 					t.Fatal(text)
 				}
 				path = strings.ReplaceAll(route.Path, ":id", triggerIDLine.FindStringSubmatch(text)[1])
+			}
+			if fx := sweepFixtures["web "+route.Method+" "+route.Path]; fx != nil {
+				id, fields := fx(t, s)
+				path = strings.ReplaceAll(route.Path, ":id", id)
+				for k, v := range fields {
+					form.Set(k, fmt.Sprint(v))
+				}
 			}
 			uncles := s.uncles(t)
 			var p page
@@ -543,6 +551,11 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	body := map[string]any{"prompt": "sent by a script", "content": "sent by a script", "acting_session_id": forged,
 		"agent_root": "general-agent", "parent_session_id": s.target.ID, "title": "Sweep", "session_notes": "notes",
 		"position": 1, "force": true, "message_index": 0, "mcp_servers": []string{}, "session_id": s.target.ID, "message": "sent by a script"}
+	if fx := sweepFixtures["REST "+route.Method+" "+route.Path]; fx != nil {
+		id, fields := fx(t, s)
+		path = "/api/v1" + strings.ReplaceAll(route.Path, ":id", id)
+		maps.Copy(body, fields)
+	}
 	status, out := s.h.postJSON(t, route.Method, path, body)
 	if status >= 400 {
 		t.Fatalf("%d %v: give this route plausible input, so the sweep exercises it", status, out)

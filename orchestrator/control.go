@@ -164,11 +164,16 @@ func writePrivate(path string, data []byte) error {
 	return f.Close()
 }
 
-func forkParams(src *session.Session) CreateParams {
-	title := "Fork of " + src.DisplayTitle()
-	if len([]rune(title)) > session.MaxTitle {
-		title = string([]rune(title)[:session.MaxTitle])
+// clipTitle cuts a title Zimmer composes to the longest a session takes.
+func clipTitle(title string) string {
+	if r := []rune(title); len(r) > session.MaxTitle {
+		return string(r[:session.MaxTitle])
 	}
+	return title
+}
+
+func forkParams(src *session.Session) CreateParams {
+	title := clipTitle("Fork of " + src.DisplayTitle())
 	p := CreateParams{AgentRuntime: &src.AgentRuntime, GitRoot: &src.GitRoot, Branch: &src.Branch, Subdirectory: src.Subdirectory,
 		Title: &title, Goal: src.Goal, MCPServers: &src.MCPServers, CatalogSkills: &src.CatalogSkills,
 		CatalogHooks: &src.CatalogHooks, CatalogPlugins: &src.CatalogPlugins, Config: src.Config, Genesis: src.Genesis}

@@ -18,6 +18,11 @@ CREATE CONSTRAINT notification_key IF NOT EXISTS FOR (n:Notification) REQUIRE n.
 CREATE CONSTRAINT trigger_id IF NOT EXISTS FOR (t:Trigger) REQUIRE t.id IS UNIQUE;
 CREATE CONSTRAINT trigger_condition_id IF NOT EXISTS FOR (c:TriggerCondition) REQUIRE c.id IS UNIQUE;
 CREATE CONSTRAINT trigger_fire_key IF NOT EXISTS FOR (f:TriggerFire) REQUIRE f.key IS UNIQUE;
+CREATE CONSTRAINT backlog_item_id IF NOT EXISTS FOR (b:BacklogItem) REQUIRE b.id IS UNIQUE;
+CREATE CONSTRAINT gate_decision_id IF NOT EXISTS FOR (g:GateDecision) REQUIRE g.id IS UNIQUE;
+CREATE CONSTRAINT outcome_analysis_id IF NOT EXISTS FOR (a:OutcomeAnalysis) REQUIRE a.id IS UNIQUE;
+CREATE CONSTRAINT elicitation_id IF NOT EXISTS FOR (e:Elicitation) REQUIRE e.id IS UNIQUE;
+CREATE CONSTRAINT elicitation_request_id IF NOT EXISTS FOR (e:Elicitation) REQUIRE e.request_id IS UNIQUE;
 CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
 CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
 CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);
@@ -37,4 +42,7 @@ CREATE CONSTRAINT session_token_digest IF NOT EXISTS FOR (t:SessionToken) REQUIR
 CREATE INDEX trigger_status IF NOT EXISTS FOR (t:Trigger) ON (t.status);
 CREATE INDEX trigger_target IF NOT EXISTS FOR (t:Trigger) ON (t.last_session_id);
 CREATE INDEX trigger_condition_type IF NOT EXISTS FOR (c:TriggerCondition) ON (c.condition_type);
-CREATE INDEX trigger_condition_watched IF NOT EXISTS FOR (c:TriggerCondition) ON (c.watched_session_id)
+CREATE INDEX trigger_condition_watched IF NOT EXISTS FOR (c:TriggerCondition) ON (c.watched_session_id);
+CREATE INDEX backlog_item_status IF NOT EXISTS FOR (b:BacklogItem) ON (b.status);
+CREATE INDEX elicitation_status IF NOT EXISTS FOR (e:Elicitation) ON (e.status);
+CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id)

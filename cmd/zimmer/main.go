@@ -136,7 +136,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
 		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
-		Runs: m.RegisterRuns(), WorkspaceBudget: cfg.WorkspaceBudget})
+		Runs: m.RegisterRuns(), WorkspaceBudget: cfg.WorkspaceBudget, BacklogEvery: tasks.BacklogEvery})
 	if err != nil {
 		return err
 	}

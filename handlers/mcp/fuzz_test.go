@@ -36,6 +36,9 @@ var fuzzURLs = []string{
 func FuzzToolsCall(f *testing.F) {
 	log, logs := graphtest.NewLogRecorder()
 	o := orchestratortest.New(f, orchestratortest.Options{RedisDB: fuzzRedisDB, Log: log})
+	// A pull on the fixture's connection starts whatever is queued: hold the backlog, so no
+	// other package's backlog test loses an item to it.
+	orchestratortest.ExclusiveBacklog(f, o)
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: metrics.New(), Log: log, APIKeys: []string{apiKey}}))
 	f.Cleanup(srv.Close)
 	e := &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops, dataDir: o.DataDir}

@@ -18,12 +18,9 @@ func (h *Handler) catalog() []*toolDef {
 
 // What the tools that belong to other parts of Zimmer are waiting for.
 const (
-	needsTriggers   = "triggers and the worker that fires them, which are not built yet"
 	needsHealth     = "the health workers (stuck-process cleanup, retries, queue recovery), which are not built yet"
 	needsLedger     = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
 	needsSpotPolicy = "the spot policy and the scheduler that applies it, which are not built yet"
-	needsGateLedger = "the gate decision ledger, which is not built yet"
-	needsBacklog    = "the work backlog, which is not built yet"
 )
 
 // notYet declares a tool whose schema is the contract but whose behaviour belongs to a part of

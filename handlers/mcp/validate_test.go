@@ -77,15 +77,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		{"get_costs", nil, "get_costs is not available yet: it needs the cost report over the token-usage ledger"},
 		{"get_spot_policy", nil, "get_spot_policy is not available yet"},
 		{"action_spot_policy", map[string]any{"action": "set_gating"}, "action_spot_policy is not available yet"},
-		{"get_transcript_archive", nil, "get_transcript_archive is not available yet"},
-		{"respond_to_elicitation", map[string]any{"request_id": "r", "action_type": "decline"}, "respond_to_elicitation is not available yet"},
-		{"save_outcome_analysis", map[string]any{"session_id": 1, "root": map[string]any{}}, "save_outcome_analysis is not available yet"},
-		{"search_gate_decisions", nil, "search_gate_decisions is not available yet: it needs the gate decision ledger"},
-		{"get_gate_decision_feedback", nil, "get_gate_decision_feedback is not available yet"},
-		{"record_gate_decision", map[string]any{"surface": "s", "decision": "hold"}, "record_gate_decision is not available yet"},
-		{"get_work_backlog", nil, "get_work_backlog is not available yet: it needs the work backlog"},
-		{"append_work_backlog_item", map[string]any{"issue_url": "u"}, "append_work_backlog_item is not available yet"},
-		{"pull_work_backlog_items", nil, "pull_work_backlog_items is not available yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {

@@ -50,7 +50,8 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 		runtimeID: derefString(t.sess.RuntimeSessionID), resume: t.resume(),
 		configPath: session.BagString(t.sess.Metadata, session.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow}
 	proc, err := startProcess(bin, t.rt.argv(spec), t.ws.workDir, t.r.agentEnv(mergeEnv(t.runtimeEnv(), t.rt.env(spec),
-		map[string]string{"ZIMMER_SESSION_ID": strconv.FormatInt(t.sess.ID, 10)})), filepath.Join(t.ws.root, t.rt.key+"_stderr.log"), out)
+		map[string]string{"ZIMMER_SESSION_ID": strconv.FormatInt(t.sess.ID, 10)}, t.r.elicitationEnv(t.sess.ID))),
+		filepath.Join(t.ws.root, t.rt.key+"_stderr.log"), out)
 	if err != nil {
 		out.close()
 		return t.rt.spawnFailure(bin, err)
@@ -132,6 +133,20 @@ func exitStatus(p *process) any {
 		return code
 	}
 	return p.state.String() // killed by a signal: "signal: terminated"
+}
+
+// elicitationEnv tells the agent's MCP servers (which inherit the CLI's environment) where to
+// ask the human a question over HTTP and poll for the answer (GET <poll URL>/<request id>),
+// and which session's turn waits on it.
+func (r *Runner) elicitationEnv(sessionID int64) map[string]string {
+	base := strings.TrimRight(r.opt.PublicURL, "/") + "/api/v1/elicitations"
+	return map[string]string{
+		"ELICITATION_REQUEST_URL":          base,
+		"ELICITATION_POLL_URL":             base,
+		"ELICITATION_PREFER_HTTP_FALLBACK": "true",
+		"ELICITATION_TTL_MS":               strconv.FormatInt(session.DefaultElicitationTTL.Milliseconds(), 10),
+		"ELICITATION_SESSION_ID":           strconv.FormatInt(sessionID, 10),
+	}
 }
 
 // agentEnv is the worker's environment without Zimmer's own variables (its keys, passwords and

@@ -56,16 +56,21 @@ type Options struct {
 	Environ      func() []string // the agent's base environment (os.Environ)
 	Host         string          // this machine (os.Hostname): processes are only signalled here
 	Runs         *metrics.Runs   // nil records nothing
+	// HeartbeatEvery is the heartbeat sweep's tick (30 s).
+	HeartbeatEvery time.Duration
 	// RetentionEvery is the retention tick (10 min); WorkspaceBudget, when above zero, is the
 	// bytes the workspaces may take before clean clones of resting sessions are evicted
 	// (ZIMMER_WORKSPACE_BUDGET_GB).
-	// HeartbeatEvery is the heartbeat sweep's tick (30 s).
-	HeartbeatEvery  time.Duration
 	RetentionEvery  time.Duration
 	WorkspaceBudget int64
 	// RetryBase is the first back-off after an overloaded or failing model API (30 s; each retry
 	// waits four times longer) and the margin added to a rate limit's announced reset.
 	RetryBase time.Duration
+	// ElicitationsEvery is how often overdue elicitations are expired and reported (5 min).
+	ElicitationsEvery time.Duration
+	// BacklogEvery is the unattended backlog job's cadence; zero does not schedule it (the
+	// tests, whose graph holds other tests' backlog items).
+	BacklogEvery time.Duration
 }
 
 // Runner executes session turns. It is safe for concurrent use.
@@ -92,6 +97,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.RetentionEvery = cmp.Or(o.RetentionEvery, 10*time.Minute)
 	o.HeartbeatEvery = cmp.Or(o.HeartbeatEvery, 30*time.Second)
 	o.SpotEvery = cmp.Or(o.SpotEvery, 30*time.Second)
+	o.ElicitationsEvery = cmp.Or(o.ElicitationsEvery, 5*time.Minute)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -118,7 +124,8 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane; queue
 // drains, transitions' effects, clone cleanups and heartbeats on default; the orphan sweep,
-// retention and the spot scheduler on maintenance.
+// retention, the spot scheduler, elicitation expiry, the transcript archive and the backlog job
+// on maintenance.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
@@ -128,6 +135,11 @@ func (r *Runner) Register(w *jobs.Worker) {
 	w.Every(tasks.LaneMaintenance, tasks.TypeRetention, r.opt.RetentionEvery, r.HandleRetention)
 	w.Every(tasks.LaneDefault, tasks.TypeHeartbeat, r.opt.HeartbeatEvery, r.HandleHeartbeat)
 	w.Every(tasks.LaneMaintenance, tasks.TypeResumeSpot, r.opt.SpotEvery, r.HandleResumeSpot)
+	w.Every(tasks.LaneMaintenance, tasks.TypeExpireElicitations, r.opt.ElicitationsEvery, r.HandleExpireElicitations)
+	w.Every(tasks.LaneMaintenance, tasks.TypeTranscriptArchive, orchestrator.ArchiveEvery, r.HandleTranscriptArchive)
+	if r.opt.BacklogEvery > 0 {
+		w.Every(tasks.LaneMaintenance, tasks.TypeBacklog, r.opt.BacklogEvery, r.HandleBacklog)
+	}
 }
 
 // Outcomes of a run (the metrics' outcome label).

@@ -193,6 +193,8 @@ func (t *turn) lostOnce(ctx context.Context) string {
 		return ""
 	case orchestrator.Owns(cur, t.taskID):
 		return ""
+	case orchestrator.WaitsOnElicitation(cur, t.taskID):
+		return "" // the process stays alive until the human answers, or the question expires
 	case cur.Status != session.StatusRunning:
 		return "the session is now " + string(cur.Status)
 	}

@@ -21,6 +21,21 @@ const TypeRetention = "sessions:retention"
 // TypeHeartbeat nudges idle sessions whose heartbeat is due (orchestrator.Heartbeat).
 const TypeHeartbeat = "sessions:heartbeat"
 
+// TypeExpireElicitations expires the elicitations nobody answered in time and reports each on
+// its session (the original's CleanupExpiredElicitationsJob).
+const TypeExpireElicitations = "elicitations:expire"
+
+// TypeTranscriptArchive rebuilds the zip of every transcript (the original's
+// TranscriptArchiveJob).
+const TypeTranscriptArchive = "transcripts:archive"
+
+// TypeBacklog is the unattended backlog job: it starts the work backlog's top item whenever
+// fewer of the sessions it started than its quota are live.
+const TypeBacklog = "backlog:start"
+
+// BacklogEvery is the backlog job's cadence in a deployment.
+const BacklogEvery = time.Minute
+
 // Periodic is one job every worker's scheduler enqueues on a fixed cadence.
 type Periodic struct {
 	Type  string

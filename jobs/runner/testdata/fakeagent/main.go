@@ -12,6 +12,8 @@
 //	                          overloaded, auth, context: the runtime's own error lines and exit
 //	                          code; crash: SIGKILL itself); "always" makes every later turn in
 //	                          this working directory fail the same way
+//	ELICIT <ttl ms> <message> ask the human over the ELICITATION_* endpoints, as an MCP server
+//	                          under the agent would, and poll until answered or expired
 //	SAVE <name> <regexp>      keep the regexp's first group, matched in the last tool result
 //
 // ${name} in a line is a value SAVE kept, else the environment's (ZIMMER_SESSION_ID), so a
@@ -330,6 +332,14 @@ func (p *printer) act(line string) (code int, stop bool) {
 		code, _ = strconv.Atoi(strings.TrimSpace(rest))
 		fmt.Fprintf(os.Stderr, "fakeagent: exiting with %d as instructed\n", code)
 		return code, true
+	case "ELICIT":
+		ttl, msg, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		answer, err := elicit(ttl, msg, p.term)
+		if err != nil {
+			answer = "error: " + err.Error()
+			fmt.Fprintln(os.Stderr, "fakeagent:", answer)
+		}
+		p.toolResult("elicitation", json.RawMessage(`{}`), answer)
 	case "CALL":
 		tool, args, _ := strings.Cut(strings.TrimSpace(rest), " ")
 		raw := json.RawMessage(strings.TrimSpace(args))
@@ -352,6 +362,42 @@ func (p *printer) act(line string) (code int, stop bool) {
 		}
 	}
 	return 0, false
+}
+
+// elicit posts a question to ELICITATION_REQUEST_URL and polls ELICITATION_POLL_URL/<id> every
+// 100 ms until the action is no longer pending; it returns the poll response's JSON.
+func elicit(ttl, message string, term chan os.Signal) (string, error) {
+	id := "fake-" + randomID()
+	sid, _ := strconv.ParseInt(os.Getenv("ELICITATION_SESSION_ID"), 10, 64)
+	ttlMS, _ := strconv.ParseInt(ttl, 10, 64)
+	body, _ := json.Marshal(map[string]any{"_meta": map[string]any{"com.pulsemcp/request-id": id}, "message": message,
+		"session_id": sid, "ttl_ms": ttlMS, "requestedSchema": map[string]any{"type": "object"}})
+	resp, err := http.Post(os.Getenv("ELICITATION_REQUEST_URL"), "application/json", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		return "", fmt.Errorf("ask: HTTP %d", resp.StatusCode)
+	}
+	for {
+		select {
+		case sig := <-term:
+			term <- sig
+			return "", fmt.Errorf("terminated while waiting for an answer")
+		case <-time.After(100 * time.Millisecond):
+		}
+		resp, err := http.Get(os.Getenv("ELICITATION_POLL_URL") + "/" + id)
+		if err != nil {
+			return "", err
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var poll struct{ Action string }
+		if json.Unmarshal(data, &poll) == nil && poll.Action != "pending" {
+			return string(data), nil
+		}
+	}
 }
 
 // server is an MCP entry of the agent's config, as far as calling it goes.
