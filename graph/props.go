@@ -69,6 +69,9 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if by := s.PausedBy(); by != "" {
 		p["paused_by"] = by // the orphan sweep finds sessions parked for recovery by it
 	}
+	if host := session.BagString(s.Metadata, session.MetaProcessHost); host != "" && session.BagInt(s.Metadata, session.MetaProcessPID) != 0 {
+		p["process_host"] = host // cleanup_processes finds agents left behind on a host by it
+	}
 	if channel, thread := session.SlackThread(s.CustomMetadata); channel != "" {
 		p["slack_channel_id"] = channel
 		if thread != "" {

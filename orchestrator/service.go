@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -22,6 +23,18 @@ type Queue interface {
 	EnqueueCleanupClone(ctx context.Context, p tasks.CleanupClone, taskID string) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
+
+	// The health report and actions (orchestrator/health.go, health_actions.go).
+	Health() ([]tasks.LaneHealth, error)
+	Latency(ctx context.Context) (time.Duration, error)
+	Recovery(ctx context.Context, now time.Time) (tasks.RecoveryStatus, error)
+	EnterRecovery(ctx context.Context, now time.Time, ttl time.Duration, reason, by string) (tasks.RecoveryStatus, error)
+	ExitRecovery(ctx context.Context, now time.Time) (tasks.RecoveryStatus, bool, error)
+	TakeCooldown(ctx context.Context, action, caller string, period time.Duration) (bool, time.Duration, error)
+	ReleaseCooldown(ctx context.Context, action, caller string) error
+	MatchQueued(sc tasks.JobScope) (tasks.JobMatch, error)
+	DiscardQueued(sc tasks.JobScope, expected int) (tasks.JobResult, error)
+	RescheduleQueued(ctx context.Context, sc tasks.JobScope, expected int, at time.Time) (tasks.JobResult, error)
 }
 
 // Observer receives the lineage and human-message measurements; metrics implement it.
@@ -58,6 +71,9 @@ type Deps struct {
 	// Variables is where the readiness checks look catalog ${VAR}s up, the same chain a prepare
 	// resolves them from (the secrets file, then the environment, under the allow-list).
 	Variables catalog.Variables
+	// Host is this machine as the runner records it beside an agent's pid (os.Hostname when
+	// blank): the health cleanup signals processes recorded on it only.
+	Host string
 }
 
 // Service runs the shared operations. It is safe for concurrent use.
@@ -73,6 +89,7 @@ type Service struct {
 
 	slackMappedOnly bool
 	dataDir         string
+	host            string
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
@@ -80,7 +97,10 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers}
+		effects: effectHandlers, host: d.Host}
+	if s.host == "" {
+		s.host, _ = os.Hostname()
+	}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
 	}

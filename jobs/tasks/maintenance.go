@@ -21,7 +21,23 @@ const MaxJobsPerCall = 2000
 // maxScanPerState bounds how many tasks of one lane and state a type-scoped match reads.
 const maxScanPerState = 20000
 
-// Refusals of a maintenance call; each is wrapped with the sentence a caller reads.
+// JobsRefused is a maintenance call refused before anything changed: Kind is one of the
+// sentinels below, the text the sentence a caller reads.
+type JobsRefused struct {
+	Kind error
+	text string
+}
+
+func (e *JobsRefused) Error() string { return e.text }
+
+// Unwrap makes errors.Is(err, Kind) true.
+func (e *JobsRefused) Unwrap() error { return e.Kind }
+
+func refuse(kind error, format string, a ...any) error {
+	return &JobsRefused{Kind: kind, text: fmt.Sprintf(format, a...)}
+}
+
+// Kinds of refusal.
 var (
 	ErrJobsUnscoped  = errors.New("unscoped")
 	ErrJobsProtected = errors.New("protected")
@@ -79,13 +95,13 @@ type JobResult struct {
 func checkScope(sc JobScope) error {
 	switch {
 	case sc.Type == "" && sc.Lane == "":
-		return fmt.Errorf("%w: name a job_class and/or a queue_name; an unscoped call would act on every queue", ErrJobsUnscoped)
+		return refuse(ErrJobsUnscoped, "name a job_class and/or a queue_name; an unscoped call would act on every queue")
 	case sc.Lane == LaneAgents || sc.Type == TypeRunSession:
-		return fmt.Errorf("%w: the agents queue is refused: a task there is a live session's turn, not backlog (pause or archive the session instead)", ErrJobsProtected)
+		return refuse(ErrJobsProtected, "the agents queue is refused: a task there is a live session's turn, not backlog (pause or archive the session instead)")
 	case sc.Type == TypeQueueRecoveryCheck:
-		return fmt.Errorf("%w: %s is refused: it is what lifts queue recovery mode", ErrJobsProtected, TypeQueueRecoveryCheck)
+		return refuse(ErrJobsProtected, "%s is refused: it is what lifts queue recovery mode", TypeQueueRecoveryCheck)
 	case sc.Lane != "" && !slices.Contains(Lanes(), sc.Lane):
-		return fmt.Errorf("%w: unknown queue_name %q (queues: %s)", ErrJobsUnscoped, sc.Lane, strings.Join(HaltedLanes(), ", "))
+		return refuse(ErrJobsUnscoped, "unknown queue_name %q (queues: %s)", sc.Lane, strings.Join(HaltedLanes(), ", "))
 	}
 	return nil
 }
@@ -162,10 +178,10 @@ func (q *Queue) actOnQueued(sc JobScope, expected int, act func(*asynq.TaskInfo)
 	case err != nil:
 		return r, err
 	case m.Matched != expected || m.AtLeast:
-		return r, fmt.Errorf("%w: expected_count is %d but %d job(s) match now (%s); nothing was changed — preview again and pass the count it reports",
-			ErrJobsMismatch, expected, m.Matched, m.Breakdown())
+		return r, refuse(ErrJobsMismatch, "expected_count is %d but %d job(s) match now (%s); nothing was changed — preview again and pass the count it reports",
+			expected, m.Matched, m.Breakdown())
 	case m.OverCap:
-		return r, fmt.Errorf("%w: %d job(s) match, more than the %d one call may act on; narrow the scope", ErrJobsOverCap, m.Matched, MaxJobsPerCall)
+		return r, refuse(ErrJobsOverCap, "%d job(s) match, more than the %d one call may act on; narrow the scope", m.Matched, MaxJobsPerCall)
 	}
 	for _, t := range m.tasks {
 		if err := act(t); err != nil {

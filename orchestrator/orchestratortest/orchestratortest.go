@@ -26,6 +26,9 @@ type Options struct {
 	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
 	Variables catalog.Variables
+	// Host is the machine the health cleanup signals processes on ("" is os.Hostname); a test
+	// that runs the cleanup names a host of its own so it never reaches another test's sessions.
+	Host string
 }
 
 // Env is a service with the store and queue under it.
@@ -63,6 +66,6 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables, Host: o.Host})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
