@@ -34,19 +34,20 @@ func (s *Store) SessionsByStatus(ctx context.Context) (map[session.Status]int64,
 }
 
 // RecentFailedSessions lists up to limit failed sessions changed since since, outside frozen
-// categories, newest change first.
-func (s *Store) RecentFailedSessions(ctx context.Context, since time.Time, limit int) ([]*session.Session, error) {
-	return s.sessionsBy(ctx, "recent_failed_sessions", queries.RecentFailedSessions, map[string]any{"since": since.UTC(), "limit": limit})
+// categories, newest change first; a non-empty scope keeps only sessions whose custom_metadata
+// mentions it.
+func (s *Store) RecentFailedSessions(ctx context.Context, since time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "recent_failed_sessions", queries.RecentFailedSessions, map[string]any{"since": since.UTC(), "scope": scope, "limit": limit})
 }
 
 // UntouchedSessions lists up to limit sessions outside the trash unchanged since before,
-// longest untouched first.
-func (s *Store) UntouchedSessions(ctx context.Context, before time.Time, limit int) ([]*session.Session, error) {
-	return s.sessionsBy(ctx, "untouched_sessions", queries.UntouchedSessions, map[string]any{"before": before.UTC(), "limit": limit})
+// longest untouched first; scope as for RecentFailedSessions.
+func (s *Store) UntouchedSessions(ctx context.Context, before time.Time, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "untouched_sessions", queries.UntouchedSessions, map[string]any{"before": before.UTC(), "scope": scope, "limit": limit})
 }
 
 // LeftoverProcesses lists up to limit sessions that are not running but still record an agent
-// process on host.
-func (s *Store) LeftoverProcesses(ctx context.Context, host string, limit int) ([]*session.Session, error) {
-	return s.sessionsBy(ctx, "leftover_processes", queries.LeftoverProcesses, map[string]any{"host": host, "limit": limit})
+// process on host; scope as for RecentFailedSessions.
+func (s *Store) LeftoverProcesses(ctx context.Context, host, scope string, limit int) ([]*session.Session, error) {
+	return s.sessionsBy(ctx, "leftover_processes", queries.LeftoverProcesses, map[string]any{"host": host, "scope": scope, "limit": limit})
 }

@@ -84,6 +84,8 @@ func RequireAPIKey(keys []string) gin.HandlerFunc {
 			c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "Unauthorized", "message": "Invalid or missing API key"})
 			return
 		}
+		// The health actions' cooldown is per key, the same on every surface.
+		c.Request = c.Request.WithContext(orchestrator.WithCaller(c.Request.Context(), orchestrator.CallerDigest(given)))
 		c.Next()
 	}
 }

@@ -480,7 +480,8 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	}
 	body := map[string]any{"prompt": "sent by a script", "content": "sent by a script", "acting_session_id": forged,
 		"agent_root": "general-agent", "parent_session_id": s.target.ID, "title": "Sweep", "session_notes": "notes",
-		"position": 1, "force": true, "message_index": 0, "mcp_servers": []string{}}
+		"position": 1, "force": true, "message_index": 0, "mcp_servers": []string{},
+		"job_class": "sweep:nothing-queued", "expected_count": 0}
 	status, out := s.h.postJSON(t, route.Method, path, body)
 	if status >= 400 {
 		t.Fatalf("%d %v: give this route plausible input, so the sweep exercises it", status, out)

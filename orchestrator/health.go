@@ -85,6 +85,9 @@ func (s *Service) SystemHealth(ctx context.Context) HealthReport {
 	return r
 }
 
+// Now is the service's clock, in UTC.
+func (s *Service) Now() time.Time { return s.now().UTC() }
+
 // QueueRecovery reads queue recovery mode; a read that fails is stated in Err.
 func (s *Service) QueueRecovery(ctx context.Context) RecoveryReport {
 	st, err := s.queue.Recovery(ctx, s.now())

@@ -95,7 +95,7 @@ const cleanupGrace = 5 * time.Second
 func (s *Service) CleanupProcesses(ctx context.Context) (ProcessCleanup, error) {
 	out := ProcessCleanup{Host: s.host, Terminated: []int{}, Failed: []PIDProblem{}, AlreadyDead: []int{}}
 	err := s.throttled(ctx, ActionCleanupProcesses, func() error {
-		left, err := s.store.LeftoverProcesses(ctx, s.host, maxCleanupPerCall)
+		left, err := s.store.LeftoverProcesses(ctx, s.host, s.fleetScope, maxCleanupPerCall)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func (s *Service) RetrySessions(ctx context.Context, ids []int64) (SessionRetry,
 	}
 	err := s.throttled(ctx, ActionRetrySessions, func() error {
 		if len(ids) == 0 {
-			recent, err := s.store.RecentFailedSessions(ctx, s.now().Add(-retryWindow), defaultRetries)
+			recent, err := s.store.RecentFailedSessions(ctx, s.now().Add(-retryWindow), s.fleetScope, defaultRetries)
 			if err != nil {
 				return err
 			}
@@ -230,7 +230,7 @@ func (s *Service) ArchiveOld(ctx context.Context, days int) (OldArchive, error) 
 	days = ClampArchiveDays(days)
 	out := OldArchive{Days: days, Archived: []int64{}, Failed: []SessionProblem{}}
 	err := s.throttled(ctx, ActionArchiveOld, func() error {
-		old, err := s.store.UntouchedSessions(ctx, s.now().Add(-time.Duration(days)*24*time.Hour), maxArchivePerCall)
+		old, err := s.store.UntouchedSessions(ctx, s.now().Add(-time.Duration(days)*24*time.Hour), s.fleetScope, maxArchivePerCall)
 		if err != nil {
 			return err
 		}

@@ -29,13 +29,23 @@ type healthEnv struct {
 	orchestratortest.Env
 	redis *graphtest.Redis
 	host  string
+	fleet string // what the fleet-wide actions' sessions mention
 }
 
 func newHealthEnv(t *testing.T, o orchestratortest.Options) healthEnv {
 	t.Helper()
 	r := graphtest.StartRedis(t, graphtest.Unique(t, "pw"))
-	o.RedisURL, o.Host = r.URL, graphtest.Unique(t, "host")
-	return healthEnv{Env: orchestratortest.New(t, o), redis: r, host: o.Host}
+	o.RedisURL, o.Host, o.FleetScope = r.URL, graphtest.Unique(t, "host"), graphtest.Unique(t, "fleet")
+	return healthEnv{Env: orchestratortest.New(t, o), redis: r, host: o.Host, fleet: o.FleetScope}
+}
+
+// session creates a session of this test's fleet.
+func (e healthEnv) session(t *testing.T, edit func(*session.Session)) *session.Session {
+	t.Helper()
+	return graphtest.Session(t, e.Store, func(s *session.Session) {
+		s.CustomMetadata["fleet"] = e.fleet
+		edit(s)
+	})
 }
 
 func asCaller(key string) context.Context {
@@ -124,7 +134,7 @@ func agent(t *testing.T, dir string) *exec.Cmd {
 func TestCleanupEndsOnlyAgentsWhoseSessionNoLongerRuns(t *testing.T) {
 	env := newHealthEnv(t, orchestratortest.Options{})
 	withProcess := func(status session.Status, pid int) *session.Session {
-		return graphtest.Session(t, env.Store, func(s *session.Session) {
+		return env.session(t, func(s *session.Session) {
 			s.Status = status
 			s.Metadata[session.MetaProcessPID], s.Metadata[session.MetaProcessHost] = pid, env.host
 		})
@@ -194,8 +204,8 @@ func TestCleanupEndsOnlyAgentsWhoseSessionNoLongerRuns(t *testing.T) {
 func TestRetrySessionsResumesFailedSessionsAndSaysWhyOthersWereNot(t *testing.T) {
 	env := newHealthEnv(t, orchestratortest.Options{})
 	prompt := "do the thing"
-	failed := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status, s.Prompt = session.StatusFailed, &prompt })
-	idle := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status = session.StatusNeedsInput })
+	failed := env.session(t, func(s *session.Session) { s.Status, s.Prompt = session.StatusFailed, &prompt })
+	idle := env.session(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
 
 	out, err := env.Ops.RetrySessions(asCaller("retry-key"), []int64{failed.ID, idle.ID, 1 << 50})
 	if err != nil {
@@ -217,6 +227,12 @@ func TestRetrySessionsResumesFailedSessionsAndSaysWhyOthersWereNot(t *testing.T)
 	if queued, err := env.Queue.TaskQueued(context.Background(), tasks.LaneAgents, *s.JobID); err != nil || !queued {
 		t.Errorf("the retried turn %s is not queued: %v", *s.JobID, err)
 	}
+
+	recent := env.session(t, func(s *session.Session) { s.Status, s.Prompt = session.StatusFailed, &prompt })
+	byDefault, err := env.Ops.RetrySessions(asCaller("another-key"), nil)
+	if err != nil || !slices.Equal(byDefault.Retried, []int64{recent.ID}) {
+		t.Errorf("retry with no ids = %+v, %v; want the recent failure %d", byDefault, err, recent.ID)
+	}
 }
 
 func TestRecentFailuresLeaveFrozenCategoriesOut(t *testing.T) {
@@ -226,9 +242,10 @@ func TestRecentFailuresLeaveFrozenCategoriesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status = session.StatusFailed })
-	cold := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status, s.CategoryID = session.StatusFailed, &frozen.ID })
-	recent, err := env.Store.RecentFailedSessions(context.Background(), since, 1000)
+	plain := env.session(t, func(s *session.Session) { s.Status = session.StatusFailed })
+	cold := env.session(t, func(s *session.Session) { s.Status, s.CategoryID = session.StatusFailed, &frozen.ID })
+	other := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status = session.StatusFailed })
+	recent, err := env.Store.RecentFailedSessions(context.Background(), since, env.fleet, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,23 +253,25 @@ func TestRecentFailuresLeaveFrozenCategoriesOut(t *testing.T) {
 	for i, s := range recent {
 		ids[i] = s.ID
 	}
-	if !slices.Contains(ids, plain.ID) || slices.Contains(ids, cold.ID) {
-		t.Errorf("recent failures %v; want %d and not the frozen category's %d", ids, plain.ID, cold.ID)
+	if !slices.Equal(ids, []int64{plain.ID}) {
+		t.Errorf("recent failures %v; want %d, neither the frozen category's %d nor %d outside the scope", ids, plain.ID, cold.ID, other.ID)
 	}
 }
 
 func TestArchiveOldArchivesOnlySessionsUntouchedForTheDays(t *testing.T) {
 	env := newHealthEnv(t, orchestratortest.Options{})
 	long := time.Now().Add(-400 * 24 * time.Hour)
-	old := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status, s.CreatedAt, s.UpdatedAt = session.StatusNeedsInput, long, long })
-	fresh := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status = session.StatusNeedsInput })
+	old := env.session(t, func(s *session.Session) { s.Status, s.CreatedAt, s.UpdatedAt = session.StatusNeedsInput, long, long })
+	oldRunning := env.session(t, func(s *session.Session) { s.Status, s.CreatedAt, s.UpdatedAt = session.StatusRunning, long, long })
+	fresh := env.session(t, func(s *session.Session) { s.Status = session.StatusNeedsInput })
+	outside := graphtest.Session(t, env.Store, func(s *session.Session) { s.Status, s.CreatedAt, s.UpdatedAt = session.StatusNeedsInput, long, long })
 
 	out, err := env.Ops.ArchiveOld(asCaller("archive-key"), 365)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Days != 365 || !slices.Contains(out.Archived, old.ID) || slices.Contains(out.Archived, fresh.ID) {
-		t.Errorf("archive_old = %+v; want %d archived and not %d", out, old.ID, fresh.ID)
+	if out.Days != 365 || !slices.Equal(out.Archived, []int64{old.ID, oldRunning.ID}) || len(out.Failed) != 0 {
+		t.Errorf("archive_old = %+v; want %d and %d (running) archived, not the fresh %d nor %d outside the scope", out, old.ID, oldRunning.ID, fresh.ID, outside.ID)
 	}
 	if s, _ := env.Ops.Get(context.Background(), old.ID); s.Status != session.StatusArchived {
 		t.Errorf("the old session is %s", s.Status)

@@ -74,6 +74,10 @@ type Deps struct {
 	// Host is this machine as the runner records it beside an agent's pid (os.Hostname when
 	// blank): the health cleanup signals processes recorded on it only.
 	Host string
+	// FleetScope narrows the health actions that act on the whole fleet (archive_old,
+	// retry_sessions' recent failures, cleanup_processes) to sessions whose custom_metadata
+	// mentions it, for a graph shared by independent tests; blank is every session.
+	FleetScope string
 }
 
 // Service runs the shared operations. It is safe for concurrent use.
@@ -90,6 +94,7 @@ type Service struct {
 	slackMappedOnly bool
 	dataDir         string
 	host            string
+	fleetScope      string
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
@@ -97,7 +102,7 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers, host: d.Host}
+		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope}
 	if s.host == "" {
 		s.host, _ = os.Hostname()
 	}

@@ -140,6 +140,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
 	r.Register(w)
+	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())

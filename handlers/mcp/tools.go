@@ -20,7 +20,6 @@ func (h *Handler) catalog() []*toolDef {
 const (
 	needsNotifications = "notifications (stored, read and dismissed per session), which are not built yet"
 	needsTriggers      = "triggers and the worker that fires them, which are not built yet"
-	needsHealth        = "the health workers (stuck-process cleanup, retries, queue recovery), which are not built yet"
 	needsLedger        = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
 	needsSpotPolicy    = "the spot policy and the scheduler that applies it, which are not built yet"
 	needsGateLedger    = "the gate decision ledger, which is not built yet"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -33,7 +34,7 @@ type Route struct {
 }
 
 // Routes lists every /api/v1 route.
-var Routes = []Route{
+var Routes = slices.Concat([]Route{
 	{http.MethodGet, "/sessions", (*Handler).listSessions},
 	{http.MethodPost, "/sessions", (*Handler).createSession},
 	{http.MethodGet, "/sessions/:id", (*Handler).showSession},
@@ -63,7 +64,7 @@ var Routes = []Route{
 	{http.MethodGet, "/mcp_servers", (*Handler).listMCPServers},
 	{http.MethodGet, "/app_settings", (*Handler).showAppSettings},
 	{http.MethodPatch, "/app_settings", (*Handler).updateAppSettings},
-}
+}, healthRoutes)
 
 // Mount installs every route on g (which carries the auth middleware).
 func Mount(g *gin.RouterGroup, h *Handler) {

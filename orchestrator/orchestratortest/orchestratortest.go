@@ -3,6 +3,7 @@
 package orchestratortest
 
 import (
+	"cmp"
 	"log/slog"
 	"testing"
 
@@ -26,9 +27,11 @@ type Options struct {
 	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
 	Variables catalog.Variables
-	// Host is the machine the health cleanup signals processes on ("" is os.Hostname); a test
-	// that runs the cleanup names a host of its own so it never reaches another test's sessions.
-	Host string
+	// Host is the machine the health cleanup signals processes on, and FleetScope the text a
+	// session's custom_metadata must mention for the fleet-wide health actions to reach it. Both
+	// default to a value of this service's own, so those actions never reach another test's
+	// sessions (nor, by default, any).
+	Host, FleetScope string
 }
 
 // Env is a service with the store and queue under it.
@@ -66,6 +69,7 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables, Host: o.Host})
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables,
+		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
