@@ -139,7 +139,7 @@ func writeSessions(b *doc, r orchestrator.HealthReport) {
 }
 
 func age(seconds float64) string {
-	return (time.Duration(seconds*float64(time.Second))).Round(time.Second).String()
+	return (time.Duration(seconds * float64(time.Second))).Round(time.Second).String()
 }
 
 func diskLine(d orchestrator.DiskView) string {
