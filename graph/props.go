@@ -72,6 +72,9 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if at := session.BagString(s.Metadata, session.MetaSpotQueuedAt); at != "" {
 		p["spot_queued_at"] = at // the spot scheduler resumes parked sessions oldest first by it
 	}
+	if host := session.BagString(s.Metadata, session.MetaProcessHost); host != "" && session.BagInt(s.Metadata, session.MetaProcessPID) != 0 {
+		p["process_host"] = host // cleanup_processes finds agents left behind on a host by it
+	}
 	if channel, thread := session.SlackThread(s.CustomMetadata); channel != "" {
 		p["slack_channel_id"] = channel
 		if thread != "" {

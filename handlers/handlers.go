@@ -99,6 +99,8 @@ func Authenticate(keys []string, ops *orchestrator.Service, m *metrics.Metrics, 
 			}
 			caller = orchestrator.Caller{Credential: orchestrator.CredentialSessionToken, SessionID: id}
 		}
+		// The health actions' cooldown is per key, the same on every surface.
+		caller.KeyDigest = orchestrator.CallerDigest(given)
 		m.Credentials.WithLabelValues(surface, string(caller.Credential)).Inc()
 		c.Request = c.Request.WithContext(orchestrator.WithCaller(c.Request.Context(), caller))
 		c.Next()

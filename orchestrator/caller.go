@@ -28,6 +28,9 @@ const (
 type Caller struct {
 	Credential Credential
 	SessionID  int64 // the token's session; 0 for a fleet key
+	// KeyDigest names the credential without holding it (CallerDigest): the health actions'
+	// cooldown is per key, the same on every surface.
+	KeyDigest string
 }
 
 // Session reports the session the caller is proven to be, if any.

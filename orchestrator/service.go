@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -26,6 +27,18 @@ type Queue interface {
 	EnqueueNotificationDelivery(ctx context.Context, notificationID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
+
+	// The health report and actions (orchestrator/health.go, health_actions.go).
+	Health() ([]tasks.LaneHealth, error)
+	Latency(ctx context.Context) (time.Duration, error)
+	Recovery(ctx context.Context, now time.Time) (tasks.RecoveryStatus, error)
+	EnterRecovery(ctx context.Context, now time.Time, ttl time.Duration, reason, by string) (tasks.RecoveryStatus, error)
+	ExitRecovery(ctx context.Context, now time.Time) (tasks.RecoveryStatus, bool, error)
+	TakeCooldown(ctx context.Context, action, caller string, period time.Duration) (bool, time.Duration, error)
+	ReleaseCooldown(ctx context.Context, action, caller string) error
+	MatchQueued(sc tasks.JobScope) (tasks.JobMatch, error)
+	DiscardQueued(sc tasks.JobScope, expected int) (tasks.JobResult, error)
+	RescheduleQueued(ctx context.Context, sc tasks.JobScope, expected int, at time.Time) (tasks.JobResult, error)
 }
 
 // Observer receives the lineage and human-message measurements; metrics implement it.
@@ -71,6 +84,13 @@ type Deps struct {
 	// TriggerSettle is how long a needs_input waits before it fires watchers, so a turn
 	// boundary the session leaves at once is not taken for a rest (DefaultTriggerSettle).
 	TriggerSettle time.Duration
+	// Host is this machine as the runner records it beside an agent's pid (os.Hostname when
+	// blank): the health cleanup signals processes recorded on it only.
+	Host string
+	// FleetScope narrows the health actions that act on the whole fleet (archive_old,
+	// retry_sessions' recent failures, cleanup_processes) to sessions whose custom_metadata
+	// mentions it, for a graph shared by independent tests; blank is every session.
+	FleetScope string
 }
 
 // DefaultTriggerSettle outlasts the drain's delay: a session resting on a queued message is
@@ -91,6 +111,8 @@ type Service struct {
 	slackMappedOnly bool
 	dataDir         string
 	settle          time.Duration
+	host            string
+	fleetScope      string
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
@@ -98,7 +120,10 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers}
+		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope}
+	if s.host == "" {
+		s.host, _ = os.Hostname()
+	}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
 	}

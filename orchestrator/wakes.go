@@ -46,9 +46,6 @@ func refuseWake(u *session.Session) error {
 		"Session %d is in %q state and cannot be scheduled for wake-up. Only sessions in needs_input, running, waiting can be woken up.", u.ID, u.Status))
 }
 
-// Now is the service clock.
-func (s *Service) Now() time.Time { return s.now() }
-
 // WakeAtParams arm a wall-clock wake. WakeAt is the naive local time as given (normalised to
 // seconds), At the instant it resolves to.
 type WakeAtParams struct {

@@ -32,6 +32,7 @@ CREATE INDEX session_router IF NOT EXISTS FOR (s:Session) ON (s.router_session_i
 CREATE INDEX session_agent_root_key IF NOT EXISTS FOR (s:Session) ON (s.agent_root_key);
 CREATE INDEX session_slack_channel IF NOT EXISTS FOR (s:Session) ON (s.slack_channel_id);
 CREATE INDEX session_paused_by IF NOT EXISTS FOR (s:Session) ON (s.paused_by);
+CREATE INDEX session_process_host IF NOT EXISTS FOR (s:Session) ON (s.process_host);
 CREATE INDEX session_category IF NOT EXISTS FOR (s:Session) ON (s.category_id);
 CREATE INDEX slack_event_seen_at IF NOT EXISTS FOR (e:SlackEvent) ON (e.seen_at);
 CREATE INDEX notification_session IF NOT EXISTS FOR (n:Notification) ON (n.session_id);

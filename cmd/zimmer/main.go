@@ -145,6 +145,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	jobs.RegisterChainCheck(w, ops, m.RegisterProvenance(), log)
 	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
 	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken)})
+	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
 	mux := http.NewServeMux()

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zimmerhq/zimmer/agentproc"
 	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -185,52 +186,22 @@ func (t *turn) awaitPrevious() {
 		return
 	}
 	deadline := time.Now().Add(t.r.opt.TermGrace + time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
+	for agentproc.Alive(pid) && time.Now().Before(deadline) {
 		time.Sleep(25 * time.Millisecond)
 	}
-	if alive(pid) && ownedBy(pid, t.ws.root) {
+	if agentproc.Alive(pid) && agentproc.OwnedBy(pid, t.ws.root) {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}
-}
-
-// alive: the pid exists and is not a zombie (an agent whose worker died is reparented, and its
-// new parent may never reap it).
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc to ask: the signal answered
-	}
-	// The state follows the parenthesised command name, which may itself contain spaces.
-	_, rest, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(rest, "Z")
-}
-
-// ownedBy proves a pid is still an agent of this workspace (its working directory is inside
-// it) before it is signalled: a recorded pid may since have been reused by another process.
-func ownedBy(pid int, root string) bool {
-	cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
-	if err != nil {
-		return false
-	}
-	return cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator))
 }
 
 // killLeftover ends an orphaned session's process on this host (the worker that ran it died and
 // the agent, in its own process group, outlived it).
 func (r *Runner) killLeftover(m map[string]any, root string) {
 	pid := session.BagInt(m, session.MetaProcessPID)
-	if pid == 0 || session.BagString(m, session.MetaProcessHost) != r.opt.Host || !alive(pid) || !ownedBy(pid, root) {
+	if pid == 0 || session.BagString(m, session.MetaProcessHost) != r.opt.Host || !agentproc.Alive(pid) || !agentproc.OwnedBy(pid, root) {
 		return
 	}
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
-	deadline := time.Now().Add(r.opt.TermGrace)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(25 * time.Millisecond)
-	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	agentproc.Terminate(pid, r.opt.TermGrace)
 }
 
 // newUUID is a random (version 4) UUID: the conversation id Zimmer mints for Claude and Pi.

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zimmerhq/zimmer/agentproc"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -74,7 +75,7 @@ func (ws workspace) recordWritten(runtime string, names []string) error {
 }
 
 func (r *Runner) workspaceRoot(sessionID int64) string {
-	return filepath.Join(r.opt.DataDir, "workspaces", strconv.FormatInt(sessionID, 10))
+	return agentproc.WorkspaceRoot(r.opt.DataDir, sessionID)
 }
 
 // workspace returns the session's workspace, cloning git_root at branch when the session has

@@ -76,13 +76,13 @@ func (q *Queue) LaneDepths() ([]metrics.LaneDepth, error) {
 	var out []metrics.LaneDepth
 	var errs []error
 	for _, lane := range Lanes() {
-		info, err := q.inspector.GetQueueInfo(lane)
-		if errors.Is(err, asynq.ErrQueueNotFound) {
-			out = append(out, metrics.LaneDepth{Lane: lane, States: map[string]int{"pending": 0, "active": 0, "scheduled": 0, "retry": 0, "archived": 0}})
+		info, err := q.laneInfo(lane)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("inspect lane %s: %w", lane, err))
+		if info == nil {
+			out = append(out, metrics.LaneDepth{Lane: lane, States: map[string]int{"pending": 0, "active": 0, "scheduled": 0, "retry": 0, "archived": 0}})
 			continue
 		}
 		out = append(out, metrics.LaneDepth{Lane: lane, Latency: info.Latency, Paused: info.Paused, States: map[string]int{

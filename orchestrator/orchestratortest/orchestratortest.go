@@ -3,6 +3,7 @@
 package orchestratortest
 
 import (
+	"cmp"
 	"log/slog"
 	"testing"
 	"time"
@@ -31,6 +32,11 @@ type Options struct {
 	// waits before it fires watchers.
 	Now           func() time.Time
 	TriggerSettle time.Duration
+	// Host is the machine the health cleanup signals processes on, and FleetScope the text a
+	// session's custom_metadata must mention for the fleet-wide health actions to reach it. Both
+	// default to a value of this service's own, so those actions never reach another test's
+	// sessions (nor, by default, any).
+	Host, FleetScope string
 }
 
 // Env is a service with the store and queue under it.
@@ -69,6 +75,7 @@ func New(t testing.TB, o Options) Env {
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables,
-		Now: o.Now, TriggerSettle: o.TriggerSettle})
+		Now: o.Now, TriggerSettle: o.TriggerSettle,
+		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
