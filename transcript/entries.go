@@ -66,8 +66,9 @@ func attachResult(out []Entry, r Entry) []Entry {
 			return out
 		}
 	}
-	// A result whose call fell before the window still shows, as a call of unknown name.
-	return append(out, Entry{Kind: KindToolCall, Name: "(earlier call)", Result: r.Result, Error: r.Error, HasResult: true})
+	// A result whose call was read earlier (before the window, or by an earlier live read)
+	// still shows: a call with no name.
+	return append(out, Entry{Kind: KindToolCall, Result: r.Result, Error: r.Error, HasResult: true})
 }
 
 func entriesOf(m map[string]any) []Entry {

@@ -20,8 +20,9 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// pages are the parsed templates by file name, each joined with the layout: every page defines
-// its own "content", so each needs a template set of its own.
+// pages are the parsed templates by file name, each joined with the layout and the shared
+// components (partials.html): every page defines its own "content", so each needs a template
+// set of its own. A new page is one more file here defining "content".
 type pages map[string]*template.Template
 
 var funcs = template.FuncMap{
@@ -33,6 +34,17 @@ var funcs = template.FuncMap{
 		}
 		return many
 	},
+	"add":     func(a, b int64) int64 { return a + b },
+	"max1":    func(n int) int { return max(n, 1) },
+	"actions": actions,
+	"entries": transcriptEntries,
+	// action and move build the buttons of partials.html "action" in a template.
+	"action": func(path, label, confirm, token string) actionView {
+		return actionView{Action: path, Label: label, Confirm: confirm, Token: token, Danger: confirm != ""}
+	},
+	"move": func(base, label string, position int64, token string) actionView {
+		return actionView{Action: base + "/reorder", Label: label, Token: token, Fields: map[string]string{"position": fmt.Sprint(position)}}
+	},
 }
 
 func parsePages() pages {
@@ -43,18 +55,20 @@ func parsePages() pages {
 	out := pages{}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "templates/")
-		if base == "layout.html" {
+		if base == "layout.html" || base == "partials.html" {
 			continue
 		}
-		out[base] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", name))
+		out[base] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html", name))
 	}
 	return out
 }
 
-// view is what every page gets: its own data plus the form token and the page title.
+// view is what every page gets: its own data plus the form token, the page title and its path
+// (what the chat bubble says it was typed on).
 type view struct {
 	Title string
 	Token string
+	Path  string
 	Data  any
 }
 
@@ -62,11 +76,21 @@ type view struct {
 // half a page.
 func (h *Handler) render(c *gin.Context, status int, page, title string, data any) {
 	var buf bytes.Buffer
-	if err := h.pages[page].Execute(&buf, view{Title: title, Token: h.csrfToken(), Data: data}); err != nil {
+	if err := h.pages[page].Execute(&buf, view{Title: title, Token: h.csrfToken(), Path: c.Request.URL.Path, Data: data}); err != nil {
 		h.fail(c, fmt.Errorf("render %s: %w", page, err))
 		return
 	}
 	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// fragment renders one named template of a page's set — a panel a live update replaces. A live
+// connection passes one form token for all its renders, so an unchanged panel renders identically.
+func (h *Handler) fragment(page, name string, data any) (string, error) {
+	var buf bytes.Buffer
+	if err := h.pages[page].ExecuteTemplate(&buf, name, data); err != nil {
+		return "", fmt.Errorf("render %s of %s: %w", name, page, err)
+	}
+	return buf.String(), nil
 }
 
 // fail answers an unexpected error: logged in full, shown briefly.
@@ -95,6 +119,8 @@ func (h *Handler) refuse(c *gin.Context, err error, back string) {
 		p.Status, p.Label, p.Messages = http.StatusUnprocessableEntity, ve.Label, ve.Messages
 	case errors.As(err, &nf):
 		p.Status, p.Label, p.Messages = http.StatusNotFound, "Not found", []string{nf.Message}
+	case errors.Is(err, orchestrator.ErrMessageNotFound):
+		p.Status, p.Label, p.Messages = http.StatusNotFound, "Not found", []string{"No such queued message: it may have been delivered or deleted."}
 	case errors.Is(err, orchestrator.ErrNotFound):
 		p.Status, p.Label, p.Messages = http.StatusNotFound, "Not found", []string{"No such session."}
 	case errors.Is(err, orchestrator.ErrConflict):

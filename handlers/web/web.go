@@ -36,12 +36,14 @@ type Handler struct {
 	csrfKey    []byte
 	publicHost string
 	pages      pages
+	live       *broker
 }
 
 // New builds the handler.
 func New(ops *orchestrator.Service, log *slog.Logger, c Config) *Handler {
 	h := &Handler{ops: ops, log: log, user: sha256.Sum256([]byte(c.User)), pass: sha256.Sum256([]byte(c.Password)),
 		csrfKey: newCSRFSecret(), pages: parsePages()}
+	h.live = newBroker(ops.ChangeVersion, pollEvery, log)
 	if u, err := url.Parse(c.PublicURL); err == nil {
 		h.publicHost = u.Host
 	}
@@ -54,16 +56,36 @@ type Route struct {
 	Handle       func(*Handler, *gin.Context)
 }
 
-// Routes lists every web route. POSTs are the capture boundaries and the roster edits.
+// Routes lists every web route. POSTs are the capture boundaries, the session page's buttons
+// and the roster edits.
 var Routes = []Route{
 	{http.MethodGet, "/", (*Handler).home},
+	{http.MethodGet, "/static/:file", (*Handler).static},
 	{http.MethodGet, "/sessions", (*Handler).listSessions},
+	{http.MethodGet, "/live/sessions", (*Handler).liveList},
+	{http.MethodGet, "/trash", (*Handler).trash},
 	{http.MethodGet, "/sessions/new", (*Handler).newSession},
 	{http.MethodPost, "/sessions", (*Handler).createSession},
 	{http.MethodPost, "/quick_prompt", (*Handler).quickPrompt},
+	{http.MethodPost, "/chat_bubble", (*Handler).chatBubble},
 	{http.MethodGet, "/sessions/:id", (*Handler).showSession},
+	{http.MethodGet, "/sessions/:id/live", (*Handler).liveSession},
 	{http.MethodPost, "/sessions/:id/follow_up", (*Handler).followUp},
 	{http.MethodPost, "/sessions/:id/enqueued_messages", (*Handler).enqueue},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/edit", editMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/reorder", reorderMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/delete", deleteMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/send_now", sendNow},
+	{http.MethodPost, "/sessions/:id/pause", pauseSession},
+	{http.MethodPost, "/sessions/:id/sleep", sleepSession},
+	{http.MethodPost, "/sessions/:id/restart", restartSession},
+	{http.MethodPost, "/sessions/:id/fork", forkSession},
+	{http.MethodPost, "/sessions/:id/refresh", refreshSession},
+	{http.MethodPost, "/sessions/:id/archive", archiveSession},
+	{http.MethodPost, "/sessions/:id/unarchive", unarchiveSession},
+	{http.MethodPost, "/sessions/:id/favorite", favoriteSession},
+	{http.MethodPost, "/sessions/:id/notes", notesSession},
+	{http.MethodPost, "/sessions/:id/delete", (*Handler).deleteSession},
 	// The supervisor pages are the only place the roster is edited.
 	{http.MethodGet, "/supervisor/users", (*Handler).listUsers},
 	{http.MethodPost, "/supervisor/users", (*Handler).saveUser},

@@ -1,0 +1,170 @@
+package web
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+
+	"github.com/zimmerhq/zimmer/lineage"
+	"github.com/zimmerhq/zimmer/provenance"
+)
+
+// The lineage drawn: the hierarchy as an SVG laid out here, on the server, so the page needs no
+// script to show it. Sessions sit in rows by depth (a wide level wraps onto further rows), spawn
+// edges are solid, uncle edges dashed, each node a link coloured by status, the current session
+// outlined and not linked to itself; a truncated walk says so on the picture.
+
+const (
+	nodeW, nodeH     = 168, 46
+	gapX, gapY       = 14, 40
+	perRow           = 8 // nodes in one row before a level wraps
+	margin           = 10
+	headH            = 24 // the line above the nodes: the legend or the truncation note
+	maxTitle         = 22
+	uncleDash        = "6 4"
+	currentStrokePad = 3
+)
+
+type placed struct {
+	lineage.Node
+	x, y int
+}
+
+type edge struct {
+	from, to int64
+	uncle    bool
+}
+
+// drawLineage lays h out and returns the SVG.
+func drawLineage(h *lineage.Hierarchy) template.HTML {
+	nodes, width, height := layout(h)
+	at := map[int64]placed{}
+	for _, n := range nodes {
+		at[n.ID] = n
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="group" aria-label="The session hierarchy, drawn">`,
+		width, height, width, height)
+	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" class="edge-head"/></marker></defs>`)
+	note := "solid: spawned · dashed: uncle edge (a session that also directed it)"
+	class := "legend"
+	if h.Truncated {
+		note, class = h.Reason(), "truncated"
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" class="%s">%s</text>`, margin, margin+12, class, template.HTMLEscapeString(note))
+	for _, e := range edges(h, at) {
+		from, to := at[e.from], at[e.to]
+		x1, y1, x2, y2 := from.x+nodeW/2, from.y+nodeH, to.x+nodeW/2, to.y
+		if to.y <= from.y { // an uncle in a deeper row than its junior: leave by the top
+			y1 = from.y
+			y2 = to.y + nodeH
+		}
+		mid := (y1 + y2) / 2
+		dash := ""
+		if e.uncle {
+			dash = fmt.Sprintf(` stroke-dasharray="%s"`, uncleDash)
+		}
+		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" class="edge%s"%s marker-end="url(#arrow)"><title>#%d → #%d (%s)</title></path>`,
+			x1, y1, x1, mid, x2, mid, x2, y2, map[bool]string{true: " uncle", false: ""}[e.uncle], dash, e.from, e.to,
+			map[bool]string{true: "uncle edge", false: "spawned"}[e.uncle])
+	}
+	for _, n := range nodes {
+		drawNode(&b, n)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) // every text in it went through HTMLEscapeString
+}
+
+func drawNode(b *strings.Builder, n placed) {
+	label := provenance.OutlineLine(n.Node)
+	title := n.Title
+	if strings.TrimSpace(title) == "" {
+		title = fmt.Sprintf("Session #%d", n.ID)
+	}
+	root := cmp.Or(n.AgentRoot, "—")
+	class := "node " + n.Status
+	if n.Current {
+		class += " current"
+	} else {
+		fmt.Fprintf(b, `<a href="/sessions/%d">`, n.ID)
+	}
+	fmt.Fprintf(b, `<g class="%s"><title>%s</title>`, template.HTMLEscapeString(class), template.HTMLEscapeString(strings.TrimPrefix(label, "- ")))
+	if n.Current {
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" rx="8" class="halo"/>`,
+			n.x-currentStrokePad, n.y-currentStrokePad, nodeW+2*currentStrokePad, nodeH+2*currentStrokePad)
+	}
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" rx="6"/>`, n.x, n.y, nodeW, nodeH)
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="6" height="%d" rx="2" class="bar"/>`, n.x, n.y, nodeH)
+	fmt.Fprintf(b, `<text x="%d" y="%d" class="t">#%d %s</text>`, n.x+12, n.y+19, n.ID, template.HTMLEscapeString(clip(title, maxTitle)))
+	sub := fmt.Sprintf("[%s] %s", clip(root, 14), n.Status)
+	if n.Current {
+		sub += " · this session"
+	}
+	fmt.Fprintf(b, `<text x="%d" y="%d" class="s">%s</text></g>`, n.x+12, n.y+36, template.HTMLEscapeString(sub))
+	if !n.Current {
+		b.WriteString(`</a>`)
+	}
+}
+
+func clip(s string, n int) string {
+	s = provenance.OneLine(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// layout places every node: rows by depth, each level ordered by where the node it is drawn
+// under sits (then by id), wrapping after perRow nodes.
+func layout(h *lineage.Hierarchy) ([]placed, int, int) {
+	levels := map[int][]lineage.Node{}
+	maxDepth := 0
+	for _, n := range h.Nodes {
+		levels[n.Depth] = append(levels[n.Depth], n)
+		maxDepth = max(maxDepth, n.Depth)
+	}
+	order := map[int64]int{}
+	var out []placed
+	y, widest := margin+headH, 1
+	for d := 0; d <= maxDepth; d++ {
+		level := levels[d]
+		slices.SortStableFunc(level, func(a, b lineage.Node) int {
+			return cmp.Or(cmp.Compare(rank(order, a.Under), rank(order, b.Under)), cmp.Compare(a.ID, b.ID))
+		})
+		for i, n := range level {
+			col, row := i%perRow, i/perRow
+			order[n.ID] = len(order)
+			out = append(out, placed{Node: n, x: margin + col*(nodeW+gapX), y: y + row*(nodeH+gapY)})
+			widest = max(widest, min(len(level), perRow))
+		}
+		if len(level) > 0 {
+			y += ((len(level) + perRow - 1) / perRow) * (nodeH + gapY)
+		}
+	}
+	return out, 2*margin + widest*(nodeW+gapX) - gapX, y - gapY + margin
+}
+
+func rank(order map[int64]int, id int64) int {
+	if r, ok := order[id]; ok {
+		return r
+	}
+	return -1
+}
+
+// edges are the spawn edges (lineage parent → child) and uncle edges inside the drawing.
+func edges(h *lineage.Hierarchy, at map[int64]placed) []edge {
+	var out []edge
+	for _, n := range h.Nodes {
+		if n.ParentID != nil {
+			if _, ok := at[*n.ParentID]; ok {
+				out = append(out, edge{from: *n.ParentID, to: n.ID})
+			}
+		}
+		for _, u := range n.InGraphUncles {
+			out = append(out, edge{from: u, to: n.ID, uncle: true})
+		}
+	}
+	return out
+}

@@ -1,0 +1,10 @@
+package queries
+
+import _ "embed" // the statement below is an embedded string
+
+// The web UI's statements.
+
+// WebChangeVersion fingerprints what the live pages show.
+//
+//go:embed web_change_version.cypher
+var WebChangeVersion string
