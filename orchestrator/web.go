@@ -70,6 +70,9 @@ type TranscriptView struct {
 	Earlier int
 	End     int64
 	Exists  bool // the session has a transcript file
+	// Lines is how many lines the file holds, 0 when it is longer than the window read: what
+	// a fork's message_index counts.
+	Lines int
 }
 
 // TranscriptEntries reads the session's transcript (its last maxTranscriptWindow bytes) as
@@ -78,7 +81,7 @@ func (s *Service) TranscriptEntries(ctx context.Context, id int64, last int) (Tr
 	if _, err := s.store.GetSession(ctx, id); err != nil {
 		return TranscriptView{}, err
 	}
-	data, end, _, err := s.transcriptFrom(id, 0, maxTranscriptWindow)
+	data, end, cut, err := s.transcriptFrom(id, 0, maxTranscriptWindow)
 	if errors.Is(err, os.ErrNotExist) {
 		return TranscriptView{}, nil
 	}
@@ -86,6 +89,9 @@ func (s *Service) TranscriptEntries(ctx context.Context, id int64, last int) (Tr
 		return TranscriptView{}, fmt.Errorf("read transcript of session %d: %w", id, err)
 	}
 	v := TranscriptView{Entries: transcript.Entries(data), End: end, Exists: true}
+	if !cut {
+		v.Lines = bytes.Count(data, []byte{'\n'})
+	}
 	if last > 0 && len(v.Entries) > last {
 		v.Earlier = len(v.Entries) - last
 		v.Entries = v.Entries[v.Earlier:]

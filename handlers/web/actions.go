@@ -51,8 +51,12 @@ var (
 		_, err := ops.Archive(ctx, id, orchestrator.ArchiveParams{Force: c.PostForm("force") == "true", Actor: "the web UI"})
 		return id, err
 	})
-	forkSession = sessionAction("forked", func(ctx context.Context, ops *orchestrator.Service, id int64, _ *gin.Context) (int64, error) {
-		s, err := ops.Fork(ctx, id, nil)
+	forkSession = sessionAction("forked", func(ctx context.Context, ops *orchestrator.Service, id int64, c *gin.Context) (int64, error) {
+		var at *int
+		if n, err := strconv.Atoi(c.PostForm("message_index")); err == nil {
+			at = &n
+		}
+		s, err := ops.Fork(ctx, id, at)
 		if err != nil {
 			return 0, err
 		}

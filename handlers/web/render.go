@@ -36,6 +36,7 @@ var funcs = template.FuncMap{
 	},
 	"add":     func(a, b int64) int64 { return a + b },
 	"max1":    func(n int) int { return max(n, 1) },
+	"last":    func(n int) int { return n - 1 }, // the last index of a count
 	"actions": actions,
 	"entries": transcriptEntries,
 	// action and move build the buttons of partials.html "action" in a template.

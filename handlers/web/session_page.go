@@ -167,7 +167,6 @@ func actions(s *session.Session, token string) []actionView {
 			Confirm: fmt.Sprintf("Archive session #%d? A running turn is stopped and queued messages are discarded; it can be restored from the Trash.", s.ID),
 			Fields:  map[string]string{"force": "true"}})
 	}
-	add(actionView{Action: path("fork"), Label: "Fork", ID: "action-fork"})
 	add(actionView{Action: path("refresh"), Label: "Re-read transcript", ID: "action-refresh"})
 	fav := "Favourite"
 	if s.Favorited {
