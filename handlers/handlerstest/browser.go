@@ -72,14 +72,20 @@ func Step(t testing.TB, ctx context.Context, what string, actions ...chromedp.Ac
 	}
 }
 
-// Text is the trimmed text of the first element css selects.
-func Text(t testing.TB, ctx context.Context, css string) string {
+// Value runs one browser action that yields a value, bounded in time.
+func Value[T any](t testing.TB, ctx context.Context, what string, action chromedp.Action[T]) T {
 	t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := chromedp.Run(tctx, chromedp.Text(chromedp.CSS(css)))
+	out, err := chromedp.Run(tctx, action)
 	if err != nil {
-		t.Fatalf("read %s: %v", css, err)
+		t.Fatalf("%s: %v", what, err)
 	}
-	return strings.TrimSpace(out)
+	return out
+}
+
+// Text is the trimmed text of the first element css selects.
+func Text(t testing.TB, ctx context.Context, css string) string {
+	t.Helper()
+	return strings.TrimSpace(Value(t, ctx, "read "+css, chromedp.Text(chromedp.CSS(css))))
 }

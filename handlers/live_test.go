@@ -1,0 +1,291 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
+	"github.com/zimmerhq/zimmer/handlers/web"
+	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
+)
+
+// The web UI people live in: the session page's queue, the chat bubble, live updates and the
+// Trash, driven in Chromium where a person would use them.
+
+func TestEditingAQueuedMessageInTheBrowserLeavesTwoRecords(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, func(d *session.Session) { d.Status = session.StatusRunning }) // a running session keeps its queue
+	ctx := browser(t)
+	handlerstest.Step(t, ctx, "enqueue a message",
+		chromedp.Navigate(fmt.Sprintf("%s/sessions/%d", h.srv.URL, s.ID)),
+		chromedp.SendKeys(chromedp.ID("enqueue-content"), "deploy to staging"),
+		chromedp.Click(chromedp.ID("enqueue-submit")),
+		chromedp.WaitVisible(chromedp.CSS(".notice")),
+	)
+	pending, _, err := h.store.ListMessages(context.Background(), s.ID, session.MessagePending, 0, 10)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("want one queued message, got %v %v", pending, err)
+	}
+	m := pending[0]
+	edit := fmt.Sprintf("edit-%d", m.ID)
+	handlerstest.Step(t, ctx, "edit it in the queue",
+		chromedp.Click(chromedp.CSS(fmt.Sprintf("#queued-%d summary", m.ID))),
+		chromedp.WaitVisible(chromedp.ID(edit)),
+		chromedp.Clear(chromedp.ID(edit)),
+		chromedp.SendKeys(chromedp.ID(edit), "deploy to production instead"),
+		chromedp.Click(chromedp.ID(fmt.Sprintf("edit-submit-%d", m.ID))),
+		chromedp.WaitVisible(chromedp.CSS(".notice")),
+	)
+	if got := handlerstest.Text(t, ctx, fmt.Sprintf("#queued-%d .content", m.ID)); got != "deploy to production instead" {
+		t.Errorf("the queue shows %q after the edit", got)
+	}
+	want := []string{
+		"tadasant web_ui web_ui.enqueued_message «deploy to staging»",
+		"tadasant web_ui web_ui.enqueued_message_edited «deploy to production instead»",
+	}
+	if got := describe(h.messages(t, s.ID)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("record:\n got %q\nwant %q", got, want)
+	}
+	if got := handlerstest.Text(t, ctx, "#human-messages-header"); got != "2 messages in this session · 0 elsewhere in the hierarchy" {
+		t.Errorf("header %q", got)
+	}
+}
+
+func TestTheChatBubbleRecordsOnlyTheTypedPrompt(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, nil)
+	ctx := browser(t)
+	typed := "Which of these sessions is stuck?"
+	handlerstest.Step(t, ctx, "ask through the chat bubble on a session page",
+		chromedp.Navigate(fmt.Sprintf("%s/sessions/%d", h.srv.URL, s.ID)),
+		chromedp.Click(chromedp.CSS(".chat-bubble summary")),
+		chromedp.WaitVisible(chromedp.ID("chat-bubble-prompt")),
+		chromedp.SendKeys(chromedp.ID("chat-bubble-prompt"), typed),
+		chromedp.Click(chromedp.ID("chat-bubble-submit")),
+		chromedp.WaitVisible(chromedp.CSS(".notice")),
+	)
+	u, err := url.Parse(handlerstest.Value(t, ctx, "read the location", chromedp.Location()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := redirected(t, page{status: http.StatusSeeOther, location: u.RequestURI()})
+	router := h.get(t, id)
+	if router.AgentRoot() != "zimmer-router" || router.Genesis != session.GenesisWebUI || router.Prompt == nil {
+		t.Fatalf("the bubble started %+v", router)
+	}
+	if want := fmt.Sprintf("web UI page /sessions/%d", s.ID); !strings.Contains(*router.Prompt, want) || !strings.HasSuffix(*router.Prompt, typed) {
+		t.Errorf("the agent's prompt should say where it was typed (%q) and end with the prompt: %q", want, *router.Prompt)
+	}
+	want := []string{"tadasant web_ui web_ui.chat_bubble «" + typed + "»"}
+	if got := describe(h.messages(t, id)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("record: got %q, want %q (the typed prompt only)", got, want)
+	}
+}
+
+// mark sets a flag on the page's window that a reload would wipe.
+func mark(t *testing.T, ctx context.Context) {
+	t.Helper()
+	handlerstest.Value(t, ctx, "mark the page", chromedp.Evaluate[bool](`window.__notReloaded = true`))
+}
+
+func stillTheSamePage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if !handlerstest.Value(t, ctx, "check the page was not reloaded", chromedp.Evaluate[bool](`window.__notReloaded === true`)) {
+		t.Fatal("the page was reloaded; it should have been updated in place")
+	}
+}
+
+func TestANewChildAndItsMessageAppearOnTheOpenParentPageWithoutAReload(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	parent := h.session(t, nil)
+	ctx := browser(t)
+	handlerstest.Step(t, ctx, "open the parent's page",
+		chromedp.Navigate(fmt.Sprintf("%s/sessions/%d", h.srv.URL, parent.ID)),
+		chromedp.WaitVisible(chromedp.ID("lineage-drawing")),
+	)
+	mark(t, ctx)
+	child := h.session(t, func(d *session.Session) { d.ParentSessionID = &parent.ID })
+	node := fmt.Sprintf(`#lineage-drawing a[href="/sessions/%d"]`, child.ID)
+	handlerstest.Step(t, ctx, "wait for the child in the drawing", chromedp.WaitReady(chromedp.CSS(node)))
+	stillTheSamePage(t, ctx)
+	if got := handlerstest.Text(t, ctx, "#lineage-outline"); !strings.Contains(got, fmt.Sprintf("#%d", child.ID)) {
+		t.Errorf("the outline lacks the child: %q", got)
+	}
+	redirected(t, h.post(t, fmt.Sprintf("/sessions/%d/follow_up", child.ID), url.Values{"prompt": {"said to the child"}}))
+	handlerstest.Step(t, ctx, "wait for the child's message in the panel",
+		chromedp.WaitReady(chromedp.Search(`//p[@id="human-messages-header"][contains(., "1 elsewhere")]`)))
+	stillTheSamePage(t, ctx)
+}
+
+func TestEveryWebFormRefusesACrossSitePostFromABrowser(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, func(d *session.Session) { d.Status = session.StatusRunning })
+	m, _, err := h.store.CreateMessage(context.Background(), s.ID, session.NewMessage{Content: "queued"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := h.token(t) // leaked: the origin check alone must hold
+	var action string
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_ = evilPage.Execute(w, map[string]string{"Action": action, "Token": token})
+	}))
+	defer evil.Close()
+	evilURL := strings.Replace(evil.URL, "127.0.0.1", "localhost", 1) // another site
+	ctx := browser(t)
+	for _, route := range web.Routes {
+		if route.Method != http.MethodPost {
+			continue
+		}
+		path := strings.ReplaceAll(webPath(route, s.ID, defaultAdmin), "/enqueued_messages/1/", fmt.Sprintf("/enqueued_messages/%d/", m.ID))
+		action = h.srv.URL + path
+		statuses := responses(ctx, path)
+		handlerstest.Step(t, ctx, "submit the cross-site form to "+path,
+			chromedp.Navigate(evilURL),
+			chromedp.Click(chromedp.ID("go")),
+			chromedp.WaitReady(chromedp.Search(`//body[contains(., "Refused")]`)),
+		)
+		if status := <-statuses; status != http.StatusForbidden {
+			t.Errorf("%s: want 403, got %d", path, status)
+		}
+	}
+	if msgs := h.messages(t, s.ID); len(msgs) != 0 {
+		t.Errorf("a cross-site post recorded %q", describe(msgs))
+	}
+	got := h.get(t, s.ID)
+	if got.Status != session.StatusRunning || got.Favorited || got.SessionNotes != nil || got.Prompt != nil {
+		t.Errorf("a cross-site post changed the session: %+v", got)
+	}
+	if after, err := h.store.GetMessage(context.Background(), s.ID, m.ID); err != nil || after.Content != "queued" || after.Status != session.MessagePending {
+		t.Errorf("a cross-site post changed the queue: %+v %v", after, err)
+	}
+}
+
+// writeTranscript gives a session the transcript a run would have left.
+func (h *humans) writeTranscript(t *testing.T, id int64, lines ...string) {
+	t.Helper()
+	path := transcript.Path(h.dataDir, id)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, nil)
+	lines := []string{`{"type":"zimmer_turn","turn":1,"reason":"initial","prompt":"fix the build"}`}
+	for i := range 80 {
+		lines = append(lines,
+			fmt.Sprintf(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"step %d <b>bold</b>"},{"type":"tool_use","name":"bash","input":{"cmd":"make %d"}}]}}`, i, i),
+			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"%s","is_error":%t}]}}`, strings.Repeat("output ", 60), i == 79))
+	}
+	h.writeTranscript(t, s.ID, lines...)
+	p := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", s.ID), nil)
+	if p.status != http.StatusOK {
+		t.Fatalf("%d %s", p.status, p.body)
+	}
+	for _, want := range []string{
+		"step 79 &lt;b&gt;bold&lt;/b&gt;",            // assistant text, escaped
+		`<li class="tool_call error"><details open>`, // the failed call unfolded and marked
+		"Show the 111 earlier entries",               // 161 entries, the last 50 shown
+		fmt.Sprintf(`sse-connect="/sessions/%d/live?from=`, s.ID),
+	} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(p.body, "step 29 ") {
+		t.Error("an entry before the last 50 is shown before asking")
+	}
+	if n := len(p.body); n > 100<<10 {
+		t.Errorf("the page is %d bytes; pages stay under 100 KB", n)
+	}
+	all := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d?transcript=all", s.ID), nil)
+	if !strings.Contains(all.body, "step 0 ") {
+		t.Error("asking for the earlier entries shows them")
+	}
+}
+
+func TestTheTrashListsArchivedSessionsWithTheirDateAndRestoresThem(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	title := "Trash me " + fmt.Sprint(time.Now().UnixNano())
+	s := h.session(t, func(d *session.Session) { d.Title = &title })
+	redirected(t, h.post(t, fmt.Sprintf("/sessions/%d/archive", s.ID), url.Values{"force": {"true"}}))
+	archived := h.get(t, s.ID)
+	if archived.Status != session.StatusArchived || archived.TrashAfter == nil {
+		t.Fatalf("archive from the page: %+v", archived)
+	}
+	p := h.request(t, http.MethodGet, "/trash?q="+url.QueryEscape(title), nil)
+	date := archived.TrashAfter.UTC().Format("2006-01-02 15:04:05 UTC")
+	if !strings.Contains(p.body, title) || !strings.Contains(p.body, date) || !strings.Contains(p.body, fmt.Sprintf(`action="/sessions/%d/unarchive"`, s.ID)) {
+		t.Fatalf("the Trash should list it with its date %s and a Restore button:\n%s", date, p.body)
+	}
+	if list := h.request(t, http.MethodGet, "/sessions?q="+url.QueryEscape(title), nil); strings.Contains(list.body, fmt.Sprintf(`id="row-%d"`, s.ID)) {
+		t.Error("an archived session is listed outside the Trash")
+	}
+	redirected(t, h.post(t, fmt.Sprintf("/sessions/%d/unarchive", s.ID), url.Values{}))
+	if got := h.get(t, s.ID); got.Status == session.StatusArchived || got.TrashAfter != nil {
+		t.Fatalf("restore: %+v", got)
+	}
+}
+
+func TestTheListFiltersBySearchRootFavouriteAndPages(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	tag := fmt.Sprint(time.Now().UnixNano())
+	mk := func(title string, fav bool, root string) *session.Session {
+		full := title + " " + tag
+		return h.session(t, func(d *session.Session) {
+			d.Title, d.Favorited = &full, fav
+			d.Metadata = map[string]any{session.MetaAgentRoot: root}
+		})
+	}
+	a := mk("alpha", true, "general-agent")
+	b := mk("beta", false, "general-agent")
+	c := mk("gamma", true, "zimmer-router")
+	rows := func(query string) []int64 {
+		p := h.request(t, http.MethodGet, "/sessions?"+query, nil)
+		if p.status != http.StatusOK {
+			t.Fatalf("%s: %d %s", query, p.status, p.body)
+		}
+		var ids []int64
+		for _, s := range []*session.Session{a, b, c} {
+			if strings.Contains(p.body, fmt.Sprintf(`id="row-%d"`, s.ID)) {
+				ids = append(ids, s.ID)
+			}
+		}
+		return ids
+	}
+	tests := []struct {
+		query string
+		want  []int64
+	}{
+		{"q=" + tag, []int64{a.ID, b.ID, c.ID}},
+		{"q=alpha+" + tag, []int64{a.ID}},
+		{"q=" + tag + "&favorites=1", []int64{a.ID, c.ID}},
+		{"q=" + tag + "&root=zimmer-router", []int64{c.ID}},
+		{"q=" + tag + "&favorites=1&root=general-agent", []int64{a.ID}},
+		{"q=" + tag + "&status=failed", nil},
+	}
+	for _, tt := range tests {
+		if got := rows(tt.query); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.query, got, tt.want)
+		}
+	}
+	p := h.request(t, http.MethodGet, "/sessions?q="+tag+"&status=nonsense", nil)
+	if p.status != http.StatusUnprocessableEntity {
+		t.Errorf("a bad status filter: %d", p.status)
+	}
+}
