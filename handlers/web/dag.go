@@ -48,12 +48,11 @@ func drawLineage(h *lineage.Hierarchy) template.HTML {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="group" aria-label="The session hierarchy, drawn">`,
 		width, height, width, height)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" class="edge-head"/></marker></defs>`)
-	note := "solid: spawned · dashed: uncle edge (a session that also directed it)"
-	class := "legend"
+	note, noteClass := "solid: spawned · dashed: uncle edge (a session that also directed it)", "legend"
 	if h.Truncated {
-		note, class = h.Reason(), "truncated"
+		note, noteClass = h.Reason(), "truncated"
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" class="%s">%s</text>`, margin, margin+12, class, template.HTMLEscapeString(note))
+	fmt.Fprintf(&b, `<text x="%d" y="%d" class="%s">%s</text>`, margin, margin+12, noteClass, template.HTMLEscapeString(note))
 	for _, e := range edges(h, at) {
 		from, to := at[e.from], at[e.to]
 		x1, y1, x2, y2 := from.x+nodeW/2, from.y+nodeH, to.x+nodeW/2, to.y
@@ -62,13 +61,12 @@ func drawLineage(h *lineage.Hierarchy) template.HTML {
 			y2 = to.y + nodeH
 		}
 		mid := (y1 + y2) / 2
-		dash := ""
+		class, extra, what := "edge", "", "spawned"
 		if e.uncle {
-			dash = fmt.Sprintf(` stroke-dasharray="%s"`, uncleDash)
+			class, extra, what = "edge uncle", fmt.Sprintf(` stroke-dasharray="%s"`, uncleDash), "uncle edge"
 		}
-		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" class="edge%s"%s marker-end="url(#arrow)"><title>#%d → #%d (%s)</title></path>`,
-			x1, y1, x1, mid, x2, mid, x2, y2, map[bool]string{true: " uncle", false: ""}[e.uncle], dash, e.from, e.to,
-			map[bool]string{true: "uncle edge", false: "spawned"}[e.uncle])
+		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" class="%s"%s marker-end="url(#arrow)"><title>#%d → #%d (%s)</title></path>`,
+			x1, y1, x1, mid, x2, mid, x2, y2, class, extra, e.from, e.to, what)
 	}
 	for _, n := range nodes {
 		drawNode(&b, n)
