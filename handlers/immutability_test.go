@@ -276,7 +276,9 @@ var webCaptures = []string{"/sessions", "/quick_prompt", "/chat_bubble", "/sessi
 	"/sessions/:id/enqueued_messages/:message_id/edit"}
 
 // streams reports a live page's event stream.
-func streams(path string) bool { return strings.HasSuffix(path, "/live") || strings.HasPrefix(path, "/live/") }
+func streams(path string) bool {
+	return strings.HasSuffix(path, "/live") || strings.HasPrefix(path, "/live/")
+}
 
 // webCall calls one web route with plausible input, as restCall does for REST: a queued message
 // for the :message_id routes, a transcript for the ones that read it, a session of its own for
