@@ -12,19 +12,21 @@ import (
 )
 
 // The lineage drawn: the hierarchy as an SVG laid out here, on the server, so the page needs no
-// script to show it. Sessions sit in rows by depth (a wide level wraps onto further rows), spawn
-// edges are solid, uncle edges dashed, each node a link coloured by status, the current session
+// script to show it. It is a tidy tree on its side — one column per depth, each session level
+// with the middle of the sessions drawn under it, in the outline's order — so spawn edges never
+// cross and a wide tree grows downwards, where a page scrolls, rather than sideways. Spawn edges
+// are solid, uncle edges dashed, each node a link coloured by status, the current session
 // outlined and not linked to itself; a truncated walk says so on the picture.
 
 const (
-	nodeW, nodeH     = 168, 46
-	gapX, gapY       = 14, 40
-	perRow           = 8 // nodes in one row before a level wraps
+	nodeW, nodeH     = 168, 40
+	gapX, gapY       = 44, 10
 	margin           = 10
 	headH            = 24 // the line above the nodes: the legend or the truncation note
 	maxTitle         = 22
 	uncleDash        = "6 4"
 	currentStrokePad = 3
+	bend             = 30 // how far an edge's curve reaches out of its ends
 )
 
 type placed struct {
@@ -55,18 +57,13 @@ func drawLineage(h *lineage.Hierarchy) template.HTML {
 	fmt.Fprintf(&b, `<text x="%d" y="%d" class="%s">%s</text>`, margin, margin+12, noteClass, template.HTMLEscapeString(note))
 	for _, e := range edges(h, at) {
 		from, to := at[e.from], at[e.to]
-		x1, y1, x2, y2 := from.x+nodeW/2, from.y+nodeH, to.x+nodeW/2, to.y
-		if to.y <= from.y { // an uncle in a deeper row than its junior: leave by the top
-			y1 = from.y
-			y2 = to.y + nodeH
-		}
-		mid := (y1 + y2) / 2
+		x1, y1, x2, y2 := from.x+nodeW, from.y+nodeH/2, to.x, to.y+nodeH/2
 		class, extra, what := "edge", "", "spawned"
 		if e.uncle {
 			class, extra, what = "edge uncle", fmt.Sprintf(` stroke-dasharray="%s"`, uncleDash), "uncle edge"
 		}
 		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" class="%s"%s marker-end="url(#arrow)"><title>#%d → #%d (%s)</title></path>`,
-			x1, y1, x1, mid, x2, mid, x2, y2, class, extra, e.from, e.to, what)
+			x1, y1, x1+bend, y1, x2-bend, y2, x2, y2, class, extra, e.from, e.to, what)
 	}
 	for _, n := range nodes {
 		drawNode(&b, n)
@@ -95,12 +92,9 @@ func drawNode(b *strings.Builder, n placed) {
 	}
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" rx="6"/>`, n.x, n.y, nodeW, nodeH)
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="6" height="%d" rx="2" class="bar"/>`, n.x, n.y, nodeH)
-	fmt.Fprintf(b, `<text x="%d" y="%d" class="t">#%d %s</text>`, n.x+12, n.y+19, n.ID, template.HTMLEscapeString(clip(title, maxTitle)))
+	fmt.Fprintf(b, `<text x="%d" y="%d" class="t">#%d %s</text>`, n.x+12, n.y+17, n.ID, template.HTMLEscapeString(clip(title, maxTitle)))
 	sub := fmt.Sprintf("[%s] %s", clip(root, 14), n.Status)
-	if n.Current {
-		sub += " · this session"
-	}
-	fmt.Fprintf(b, `<text x="%d" y="%d" class="s">%s</text></g>`, n.x+12, n.y+36, template.HTMLEscapeString(sub))
+	fmt.Fprintf(b, `<text x="%d" y="%d" class="s">%s</text></g>`, n.x+12, n.y+32, template.HTMLEscapeString(sub))
 	if !n.Current {
 		b.WriteString(`</a>`)
 	}
@@ -114,41 +108,51 @@ func clip(s string, n int) string {
 	return s
 }
 
-// layout places every node: rows by depth, each level ordered by where the node it is drawn
-// under sits (then by id), wrapping after perRow nodes.
+// layout places every node: the outline's tree (each node under the node it is drawn under,
+// children by id), a column per level, leaves one slot each from the top and every other node
+// level with the middle of its children.
 func layout(h *lineage.Hierarchy) ([]placed, int, int) {
-	levels := map[int][]lineage.Node{}
-	maxDepth := 0
+	in := map[int64]bool{}
 	for _, n := range h.Nodes {
-		levels[n.Depth] = append(levels[n.Depth], n)
-		maxDepth = max(maxDepth, n.Depth)
+		in[n.ID] = true
 	}
-	order := map[int64]int{}
+	children := map[int64][]lineage.Node{}
+	var tops []lineage.Node
+	for _, n := range h.Nodes {
+		if n.Under == 0 || !in[n.Under] {
+			tops = append(tops, n)
+		} else {
+			children[n.Under] = append(children[n.Under], n)
+		}
+	}
 	var out []placed
-	y, widest := margin+headH, 1
-	for d := 0; d <= maxDepth; d++ {
-		level := levels[d]
-		slices.SortStableFunc(level, func(a, b lineage.Node) int {
-			return cmp.Or(cmp.Compare(rank(order, a.Under), rank(order, b.Under)), cmp.Compare(a.ID, b.ID))
-		})
-		for i, n := range level {
-			col, row := i%perRow, i/perRow
-			order[n.ID] = len(order)
-			out = append(out, placed{Node: n, x: margin + col*(nodeW+gapX), y: y + row*(nodeH+gapY)})
-			widest = max(widest, min(len(level), perRow))
+	slot, deepest := 0, 0
+	var place func(n lineage.Node, col int) int
+	place = func(n lineage.Node, col int) int {
+		deepest = max(deepest, col)
+		kids := children[n.ID]
+		slices.SortFunc(kids, func(a, b lineage.Node) int { return cmp.Compare(a.ID, b.ID) })
+		i := len(out)
+		out = append(out, placed{Node: n, x: margin + col*(nodeW+gapX)})
+		var y int
+		if len(kids) == 0 {
+			y = margin + headH + slot*(nodeH+gapY)
+			slot++
+		} else {
+			first := place(kids[0], col+1)
+			last := first
+			for _, k := range kids[1:] {
+				last = place(k, col+1)
+			}
+			y = (first + last) / 2
 		}
-		if len(level) > 0 {
-			y += ((len(level) + perRow - 1) / perRow) * (nodeH + gapY)
-		}
+		out[i].y = y
+		return y
 	}
-	return out, 2*margin + widest*(nodeW+gapX) - gapX, y - gapY + margin
-}
-
-func rank(order map[int64]int, id int64) int {
-	if r, ok := order[id]; ok {
-		return r
+	for _, t := range tops {
+		place(t, t.Depth)
 	}
-	return -1
+	return out, 2*margin + (deepest+1)*(nodeW+gapX) - gapX, margin + headH + slot*(nodeH+gapY) - gapY + margin
 }
 
 // edges are the spawn edges (lineage parent → child) and uncle edges inside the drawing.

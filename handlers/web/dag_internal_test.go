@@ -18,7 +18,7 @@ func TestTheDrawingLinksEveryOtherSessionDashesUncleEdgesAndSaysTruncation(t *te
 			Depth: 1, InGraphUncles: []int64{2}, Under: 1},
 	}}
 	svg := string(drawLineage(h))
-	for _, want := range []string{`href="/sessions/1"`, `href="/sessions/3"`, "this session", lineage.TruncationReason,
+	for _, want := range []string{`href="/sessions/1"`, `href="/sessions/3"`, "← this session", lineage.TruncationReason,
 		`class="node failed"`, `class="node waiting current"`, "‹script›"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the drawing lacks %q", want)
@@ -35,13 +35,20 @@ func TestTheDrawingLinksEveryOtherSessionDashesUncleEdgesAndSaysTruncation(t *te
 	}
 }
 
-func TestAWideLevelWrapsSoTheDrawingStaysReadable(t *testing.T) {
+func TestAWideTreeGrowsDownwardsWithEachParentLevelWithItsChildren(t *testing.T) {
 	h := &lineage.Hierarchy{SessionID: 1, Nodes: []lineage.Node{{NodeData: lineage.NodeData{ID: 1, Status: "running"}, Current: true}}}
 	for id := int64(2); id <= 41; id++ {
 		h.Nodes = append(h.Nodes, lineage.Node{NodeData: lineage.NodeData{ID: id, Status: "waiting", ParentID: ptr(1)}, Depth: 1, Under: 1})
 	}
-	_, width, height := layout(h)
-	if width > 2*margin+perRow*(nodeW+gapX) || height < 5*(nodeH+gapY) {
-		t.Fatalf("40 children should wrap into rows of %d: %d×%d", perRow, width, height)
+	nodes, width, height := layout(h)
+	if width != 2*margin+2*nodeW+gapX || height < 40*(nodeH+gapY) {
+		t.Fatalf("40 children should stack in one column beside their parent: %d×%d", width, height)
+	}
+	at := map[int64]placed{}
+	for _, n := range nodes {
+		at[n.ID] = n
+	}
+	if mid := (at[2].y + at[41].y) / 2; at[1].y != mid || at[2].y >= at[3].y {
+		t.Fatalf("the parent sits at %d, its children's middle is %d; children in id order: %d, %d", at[1].y, mid, at[2].y, at[3].y)
 	}
 }
