@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -287,5 +289,88 @@ func TestTheListFiltersBySearchRootFavouriteAndPages(t *testing.T) {
 	p := h.request(t, http.MethodGet, "/sessions?q="+tag+"&status=nonsense", nil)
 	if p.status != http.StatusUnprocessableEntity {
 		t.Errorf("a bad status filter: %d", p.status)
+	}
+}
+
+func TestTheListShowsANewSessionWithoutAReload(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	tag := fmt.Sprint(time.Now().UnixNano())
+	ctx := browser(t)
+	handlerstest.Step(t, ctx, "open the filtered list",
+		chromedp.Navigate(h.srv.URL+"/sessions?q="+tag),
+		chromedp.WaitVisible(chromedp.ID("session-rows")),
+	)
+	mark(t, ctx)
+	title := "Arrived live " + tag
+	s := h.session(t, func(d *session.Session) { d.Title = &title })
+	handlerstest.Step(t, ctx, "wait for its row", chromedp.WaitReady(chromedp.ID(fmt.Sprintf("row-%d", s.ID))))
+	stillTheSamePage(t, ctx)
+}
+
+// events reads server-sent events off a live route until want has arrived or time runs out.
+func (h *humans) events(t *testing.T, ctx context.Context, path string, want func(event, data string) bool) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.SetBasicAuth(webUser, webPassword)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	sc := bufio.NewScanner(resp.Body)
+	event, data := "", []string{}
+	for sc.Scan() {
+		switch line := sc.Text(); {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			data = append(data, strings.TrimPrefix(line, "data: "))
+		case line == "":
+			if event != "" && want(event, strings.Join(data, "\n")) {
+				return
+			}
+			event, data = "", nil
+		}
+	}
+	t.Fatalf("%s ended before the event arrived: %v", path, sc.Err())
+}
+
+func TestALiveSessionStreamAppendsWhatTheTranscriptGains(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, nil)
+	h.writeTranscript(t, s.ID, `{"type":"zimmer_turn","turn":1,"reason":"initial","prompt":"go"}`)
+	p := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", s.ID), nil)
+	from := regexp.MustCompile(`/live\?from=(\d+)`).FindStringSubmatch(p.body)
+	if from == nil || from[1] == "0" {
+		t.Fatalf("the page should say where its transcript ended: %v", from)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		f, err := os.OpenFile(transcript.Path(h.dataDir, s.ID), os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			_, _ = f.WriteString(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"written later"}]}}` + "\n")
+			_ = f.Close()
+		}
+	}()
+	seen := map[string]bool{}
+	h.events(t, ctx, fmt.Sprintf("/sessions/%d/live?from=%s", s.ID, from[1]), func(event, data string) bool {
+		seen[event] = true
+		if event == "transcript" && strings.Contains(data, "go") && !strings.Contains(data, "written later") {
+			t.Fatalf("the stream repeated what the page already showed: %s", data)
+		}
+		return event == "transcript" && strings.Contains(data, "written later")
+	})
+	for _, panel := range []string{"status", "hierarchy", "messages", "queue", "logs"} {
+		if !seen[panel] {
+			t.Errorf("the stream did not bring the page's %s panel up to date on connecting", panel)
+		}
 	}
 }

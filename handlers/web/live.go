@@ -33,6 +33,10 @@ const (
 	heartbeat  = 20 * time.Second // an SSE comment, so proxies keep an idle stream open
 	maxLive    = 64               // live connections served at once; more are refused (503)
 	retryAfter = "5"
+	// writeGrace is how long one event may take to reach the browser; each write extends the
+	// server's WriteTimeout by it, so a stream outlives that timeout while its browser reads,
+	// and a browser that stops reading loses its connection.
+	writeGrace = 2 * heartbeat
 )
 
 // broker tells live pages that the graph changed. One poller runs while at least one page
@@ -119,6 +123,7 @@ func (b *broker) notify() {
 // from what this connection sent last.
 type stream struct {
 	c    *gin.Context
+	rc   *http.ResponseController
 	sent map[string]string
 }
 
@@ -133,8 +138,9 @@ func (h *Handler) open(c *gin.Context) (*stream, <-chan struct{}, func(), bool) 
 	c.Header("Content-Type", "text/event-stream")
 	c.Header("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
-	c.Writer.Flush()
-	return &stream{c: c, sent: map[string]string{}}, changes, done, true
+	s := &stream{c: c, rc: http.NewResponseController(c.Writer), sent: map[string]string{}}
+	s.write(": live\n\n")
+	return s, changes, done, true
 }
 
 // panel sends html as event unless it is what this connection last sent as that event.
@@ -156,12 +162,16 @@ func (s *stream) send(event, html string) {
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
-	_, _ = s.c.Writer.WriteString(b.String())
-	s.c.Writer.Flush()
+	s.write(b.String())
 }
 
-func (s *stream) ping() {
-	_, _ = s.c.Writer.WriteString(": ping\n\n")
+func (s *stream) ping() { s.write(": ping\n\n") }
+
+// write sends text at once, within writeGrace. A failed write needs no handling here: the
+// connection is gone, and its request context ends the stream.
+func (s *stream) write(text string) {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeGrace))
+	_, _ = s.c.Writer.WriteString(text)
 	s.c.Writer.Flush()
 }
 
@@ -225,8 +235,8 @@ func (h *Handler) liveSession(c *gin.Context) {
 	h.follow(ctx, s, changes, panels, tail)
 }
 
-// follow runs a live connection until the client leaves: panels() on every change (true ends
-// the stream), tick() every pollEvery, a heartbeat when idle.
+// follow runs a live connection until the client leaves or the server stops: panels() on every
+// change (true ends the stream), tick() every pollEvery, a heartbeat when idle.
 func (h *Handler) follow(ctx context.Context, s *stream, changes <-chan struct{}, panels func() bool, tick func()) {
 	poll, beat := time.NewTicker(pollEvery), time.NewTicker(heartbeat)
 	defer poll.Stop()
@@ -234,6 +244,8 @@ func (h *Handler) follow(ctx context.Context, s *stream, changes <-chan struct{}
 	for {
 		select {
 		case <-ctx.Done():
+			return
+		case <-h.stop:
 			return
 		case <-changes:
 			if panels() {

@@ -20,6 +20,9 @@ import (
 type Config struct {
 	User, Password string // both empty: the web UI is off
 	PublicURL      string // ZIMMER_PUBLIC_URL, accepted as an Origin besides the request's Host
+	// Stop ends every live page's event stream when it closes (the server is shutting down),
+	// so a shutdown does not wait on open browser tabs. Nil: streams end with their browsers.
+	Stop <-chan struct{}
 }
 
 // Enabled reports whether the web UI is served.
@@ -37,12 +40,13 @@ type Handler struct {
 	publicHost string
 	pages      pages
 	live       *broker
+	stop       <-chan struct{}
 }
 
 // New builds the handler.
 func New(ops *orchestrator.Service, log *slog.Logger, c Config) *Handler {
 	h := &Handler{ops: ops, log: log, user: sha256.Sum256([]byte(c.User)), pass: sha256.Sum256([]byte(c.Password)),
-		csrfKey: newCSRFSecret(), pages: parsePages()}
+		csrfKey: newCSRFSecret(), pages: parsePages(), stop: c.Stop}
 	h.live = newBroker(ops.ChangeVersion, pollEvery, log)
 	if u, err := url.Parse(c.PublicURL); err == nil {
 		h.publicHost = u.Host
