@@ -16,6 +16,6 @@ func (s *Store) ChangeVersion(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprint(rec.Values...), nil
+		return fmt.Sprintf("%v", rec.Values), nil
 	})
 }
