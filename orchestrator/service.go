@@ -49,6 +49,8 @@ type Deps struct {
 	AdminUser string
 
 	SlackMappedOnly bool
+	// SlackWorkspaceURL (ZIMMER_SLACK_WORKSPACE_URL) is where Slack permalinks point; "" records none.
+	SlackWorkspaceURL string
 	// DataDir is ZIMMER_DATA_DIR: transcripts are read and written only at the paths derived
 	// from it and a session's id. "" means ./.zimmer.
 	DataDir string
@@ -69,13 +71,14 @@ type Service struct {
 	admin   string
 
 	slackMappedOnly bool
+	slackWorkspace  string
 	dataDir         string
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
-		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer")}
+		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, slackWorkspace: d.SlackWorkspaceURL, dataDir: cmp.Or(d.DataDir, ".zimmer")}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs
 	}
