@@ -57,7 +57,7 @@ type humansOpts struct {
 	slackSec string
 	// slackMappedOnly is ZIMMER_SLACK_MAPPED_ONLY=1.
 	slackMappedOnly bool
-	slackWorkspace  string // ZIMMER_SLACK_WORKSPACE_URL
+	slackWorkspace  string       // ZIMMER_SLACK_WORKSPACE_URL
 	log             *slog.Logger // nil discards
 	catalogDir      string       // "" is the built-in catalog
 	variables       catalog.Variables

@@ -215,6 +215,10 @@ func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
 	if n := len(p.body); n > 100<<10 {
 		t.Errorf("the page is %d bytes; pages stay under 100 KB", n)
 	}
+	// Asked for explicitly, the client leaves the answer compressed, as a browser receives it.
+	if gz := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", s.ID), nil, "Accept-Encoding", "gzip"); len(gz.body) > len(p.body)/4 {
+		t.Errorf("the page goes out compressed: %d bytes of %d", len(gz.body), len(p.body))
+	}
 	all := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d?transcript=all", s.ID), nil)
 	if !strings.Contains(all.body, "step 0 ") {
 		t.Error("asking for the earlier entries shows them")

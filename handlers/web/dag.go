@@ -24,7 +24,6 @@ const (
 	margin           = 10
 	headH            = 24 // the line above the nodes: the legend or the truncation note
 	maxTitle         = 22
-	uncleDash        = "6 4"
 	currentStrokePad = 3
 	bend             = 30 // how far an edge's curve reaches out of its ends
 )
@@ -58,12 +57,11 @@ func drawLineage(h *lineage.Hierarchy) template.HTML {
 	for _, e := range edges(h, at) {
 		from, to := at[e.from], at[e.to]
 		x1, y1, x2, y2 := from.x+nodeW, from.y+nodeH/2, to.x, to.y+nodeH/2
-		class, extra, what := "edge", "", "spawned"
+		class := "edge"
 		if e.uncle {
-			class, extra, what = "edge uncle", fmt.Sprintf(` stroke-dasharray="%s"`, uncleDash), "uncle edge"
+			class = "edge uncle" // dashed by app.css, as the legend says
 		}
-		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" class="%s"%s marker-end="url(#arrow)"><title>#%d → #%d (%s)</title></path>`,
-			x1, y1, x1+bend, y1, x2-bend, y2, x2, y2, class, extra, e.from, e.to, what)
+		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" class="%s"/>`, x1, y1, x1+bend, y1, x2-bend, y2, x2, y2, class)
 	}
 	for _, n := range nodes {
 		drawNode(&b, n)
@@ -72,29 +70,30 @@ func drawLineage(h *lineage.Hierarchy) template.HTML {
 	return template.HTML(b.String()) // every text in it went through HTMLEscapeString
 }
 
+// drawNode draws one session in its own coordinates (a translated group keeps the markup
+// small: a 150-session tree stays well inside a page's budget). Its tooltip is the whole title.
 func drawNode(b *strings.Builder, n placed) {
-	label := provenance.OutlineLine(n.Node)
-	title := n.Title
+	title := provenance.OneLine(n.Title)
 	if strings.TrimSpace(title) == "" {
 		title = fmt.Sprintf("Session #%d", n.ID)
 	}
-	root := cmp.Or(n.AgentRoot, "—")
+	tip := fmt.Sprintf("#%d %s", n.ID, title)
 	class := "node " + n.Status
 	if n.Current {
 		class += " current"
+		tip += " ← this session"
 	} else {
 		fmt.Fprintf(b, `<a href="/sessions/%d">`, n.ID)
 	}
-	fmt.Fprintf(b, `<g class="%s"><title>%s</title>`, template.HTMLEscapeString(class), template.HTMLEscapeString(strings.TrimPrefix(label, "- ")))
+	fmt.Fprintf(b, `<g class="%s" transform="translate(%d,%d)"><title>%s</title>`, template.HTMLEscapeString(class), n.x, n.y, template.HTMLEscapeString(tip))
 	if n.Current {
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" rx="8" class="halo"/>`,
-			n.x-currentStrokePad, n.y-currentStrokePad, nodeW+2*currentStrokePad, nodeH+2*currentStrokePad)
+		fmt.Fprintf(b, `<rect x="-%d" y="-%d" width="%d" height="%d" rx="8" class="halo"/>`,
+			currentStrokePad, currentStrokePad, nodeW+2*currentStrokePad, nodeH+2*currentStrokePad)
 	}
-	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" rx="6"/>`, n.x, n.y, nodeW, nodeH)
-	fmt.Fprintf(b, `<rect x="%d" y="%d" width="6" height="%d" rx="2" class="bar"/>`, n.x, n.y, nodeH)
-	fmt.Fprintf(b, `<text x="%d" y="%d" class="t">#%d %s</text>`, n.x+12, n.y+17, n.ID, template.HTMLEscapeString(clip(title, maxTitle)))
-	sub := fmt.Sprintf("[%s] %s", clip(root, 14), n.Status)
-	fmt.Fprintf(b, `<text x="%d" y="%d" class="s">%s</text></g>`, n.x+12, n.y+32, template.HTMLEscapeString(sub))
+	fmt.Fprintf(b, `<rect width="%d" height="%d" rx="6"/><rect width="6" height="%d" rx="2" class="bar"/>`, nodeW, nodeH, nodeH)
+	fmt.Fprintf(b, `<text x="12" y="17" class="t">#%d %s</text>`, n.ID, template.HTMLEscapeString(clip(title, maxTitle)))
+	sub := fmt.Sprintf("[%s] %s", clip(cmp.Or(n.AgentRoot, "—"), 14), n.Status)
+	fmt.Fprintf(b, `<text x="12" y="32" class="s">%s</text></g>`, template.HTMLEscapeString(sub))
 	if !n.Current {
 		b.WriteString(`</a>`)
 	}

@@ -30,7 +30,7 @@ func TestTheDrawingLinksEveryOtherSessionDashesUncleEdgesAndSaysTruncation(t *te
 	if edges := len(regexp.MustCompile(`<path [^>]*class="edge[ "]`).FindAllString(svg, -1)); edges != 3 {
 		t.Errorf("want 3 edges (two spawned, one uncle), got %d", edges)
 	}
-	if dashed := strings.Count(svg, "stroke-dasharray"); dashed != 1 {
+	if dashed := strings.Count(svg, `class="edge uncle"`); dashed != 1 {
 		t.Errorf("want the one uncle edge dashed, got %d", dashed)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"embed"
 	"errors"
 	"fmt"
@@ -81,7 +82,19 @@ func (h *Handler) render(c *gin.Context, status int, page, title string, data an
 		h.fail(c, fmt.Errorf("render %s: %w", page, err))
 		return
 	}
-	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+	c.Header("Vary", "Accept-Encoding")
+	if !strings.Contains(c.GetHeader("Accept-Encoding"), "gzip") {
+		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+		return
+	}
+	// Compressed, a page with a 150-session drawing is a few KB. The form token is fresh in
+	// every response (a new nonce), so compression does not let a guesser recover it (BREACH).
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	_, _ = w.Write(buf.Bytes()) // writes to memory do not fail
+	_ = w.Close()
+	c.Header("Content-Encoding", "gzip")
+	c.Data(status, "text/html; charset=utf-8", gz.Bytes())
 }
 
 // fragment renders one named template of a page's set — a panel a live update replaces. A live
