@@ -47,7 +47,7 @@ func TestEditingAQueuedMessageInTheBrowserLeavesTwoRecords(t *testing.T) {
 		chromedp.Clear(chromedp.ID(edit)),
 		chromedp.SendKeys(chromedp.ID(edit), "deploy to production instead"),
 		chromedp.Click(chromedp.ID(fmt.Sprintf("edit-submit-%d", m.ID))),
-		chromedp.WaitVisible(chromedp.CSS(".notice")),
+		chromedp.WaitReady(chromedp.Search(`//div[@class="notice"][contains(., "Message edited")]`)),
 	)
 	if got := handlerstest.Text(t, ctx, fmt.Sprintf("#queued-%d .content", m.ID)); got != "deploy to production instead" {
 		t.Errorf("the queue shows %q after the edit", got)
@@ -165,7 +165,7 @@ func TestEveryWebFormRefusesACrossSitePostFromABrowser(t *testing.T) {
 		t.Errorf("a cross-site post recorded %q", describe(msgs))
 	}
 	got := h.get(t, s.ID)
-	if got.Status != session.StatusRunning || got.Favorited || got.SessionNotes != nil || got.Prompt != nil {
+	if got.Status != session.StatusRunning || got.Favorited || got.SessionNotes != nil || got.Prompt != nil || got.Goal != nil {
 		t.Errorf("a cross-site post changed the session: %+v", got)
 	}
 	if after, err := h.store.GetMessage(context.Background(), s.ID, m.ID); err != nil || after.Content != "queued" || after.Status != session.MessagePending {
@@ -376,5 +376,23 @@ func TestALiveSessionStreamAppendsWhatTheTranscriptGains(t *testing.T) {
 		if !seen[panel] {
 			t.Errorf("the stream did not bring the page's %s panel up to date on connecting", panel)
 		}
+	}
+}
+
+func TestTheEditFormChangesTitleGoalAndClass(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, nil)
+	path := fmt.Sprintf("/sessions/%d/update", s.ID)
+	redirected(t, h.post(t, path, url.Values{"title": {"Ship the driver"}, "goal": {"CI is green"}, "scheduling_class": {"spot"}}))
+	got := h.get(t, s.ID)
+	if got.Title == nil || *got.Title != "Ship the driver" || got.Goal == nil || *got.Goal != "CI is green" || got.PriorityClass() != session.ClassSpot {
+		t.Fatalf("after saving: %+v", got)
+	}
+	redirected(t, h.post(t, path, url.Values{"title": {"Ship the driver"}, "goal": {""}, "scheduling_class": {""}}))
+	if got := h.get(t, s.ID); got.Goal != nil || got.SchedulingClass != nil {
+		t.Fatalf("a blank goal and class clear them: %+v", got)
+	}
+	if p := h.post(t, path, url.Values{"title": {"x"}, "scheduling_class": {"urgent"}}); p.status != http.StatusUnprocessableEntity {
+		t.Fatalf("an unknown class is refused: %d", p.status)
 	}
 }

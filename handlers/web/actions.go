@@ -66,6 +66,18 @@ var (
 		_, _, err := ops.Refresh(ctx, id)
 		return id, err
 	})
+	// updateSession saves the edit form: title, goal (blank clears it) and scheduling class
+	// (blank returns it to the genesis default).
+	updateSession = sessionAction("updated", func(ctx context.Context, ops *orchestrator.Service, id int64, c *gin.Context) (int64, error) {
+		title, goal, class := c.PostForm("title"), c.PostForm("goal"), c.PostForm("scheduling_class")
+		p := orchestrator.UpdateParams{Title: orchestrator.Opt[string]{Set: true, Value: &title}, Goal: orchestrator.Opt[string]{Set: true, Value: &goal},
+			SchedulingClass: orchestrator.Opt[string]{Set: true}}
+		if class != "" {
+			p.SchedulingClass.Value = &class
+		}
+		_, err := ops.Update(ctx, id, p)
+		return id, err
+	})
 	notesSession = sessionAction("notes", func(ctx context.Context, ops *orchestrator.Service, id int64, c *gin.Context) (int64, error) {
 		_, err := ops.UpdateNotes(ctx, id, c.PostForm("notes"))
 		return id, err

@@ -37,6 +37,7 @@ var funcs = template.FuncMap{
 	},
 	"add":     func(a, b int64) int64 { return a + b },
 	"max1":    func(n int) int { return max(n, 1) },
+	"deref":   func(c *session.Class) session.Class { return *c },
 	"last":    func(n int) int { return n - 1 }, // the last index of a count
 	"actions": actions,
 	"entries": transcriptEntries,

@@ -136,6 +136,7 @@ var notices = map[string]string{
 	"forked":          "This is the fork; it waits for its first follow-up.",
 	"refreshed":       "The transcript was read again.",
 	"notes":           "Notes saved.",
+	"updated":         "Saved.",
 	"edited":          "Message edited; the edit is recorded beside the original.",
 	"moved":           "Message moved.",
 	"deleted_message": "Message deleted.",

@@ -89,6 +89,7 @@ var Routes = []Route{
 	{http.MethodPost, "/sessions/:id/unarchive", unarchiveSession},
 	{http.MethodPost, "/sessions/:id/favorite", favoriteSession},
 	{http.MethodPost, "/sessions/:id/notes", notesSession},
+	{http.MethodPost, "/sessions/:id/update", updateSession},
 	{http.MethodPost, "/sessions/:id/delete", (*Handler).deleteSession},
 	// The supervisor pages are the only place the roster is edited.
 	{http.MethodGet, "/supervisor/users", (*Handler).listUsers},
