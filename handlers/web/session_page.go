@@ -154,7 +154,9 @@ func actions(s *session.Session, token string) []actionView {
 		add(actionView{Action: path("unarchive"), Label: "Restore from Trash", ID: "action-unarchive"})
 		add(actionView{Action: path("delete"), Label: "Delete forever", ID: "action-delete", Danger: true,
 			Confirm: fmt.Sprintf("Delete session #%d and everything it owns, including its human-message records? This cannot be undone.", s.ID)})
-	default:
+	case session.StatusFailed, session.StatusNeedsInput:
+		// Not offered on a waiting session: it may be asleep on a wake or queued, and a
+		// restart would run it now behind the back of either.
 		add(actionView{Action: path("restart"), Label: "Restart", ID: "action-restart"})
 	}
 	if s.Status != session.StatusArchived {
