@@ -396,3 +396,31 @@ func TestTheEditFormChangesTitleGoalAndClass(t *testing.T) {
 		t.Fatalf("an unknown class is refused: %d", p.status)
 	}
 }
+
+func TestThePagesScriptsAreZimmersOwnServedCompressed(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	p := h.request(t, http.MethodGet, "/sessions", nil)
+	srcs := regexp.MustCompile(`<(?:script|link)[^>]+(?:src|href)="([^"]+)"`).FindAllStringSubmatch(p.body, -1)
+	if len(srcs) != 3 {
+		t.Fatalf("want the stylesheet, htmx and its SSE extension, got %q", srcs)
+	}
+	for _, m := range srcs {
+		if !strings.HasPrefix(m[1], "/static/") {
+			t.Errorf("%s is loaded from elsewhere than Zimmer itself", m[1])
+		}
+		req, _ := http.NewRequest(http.MethodGet, h.srv.URL+m[1], nil)
+		req.SetBasicAuth(webUser, webPassword)
+		r := handlerstest.Send(t, h.client, req, "Accept-Encoding", "gzip")
+		if r.Status != http.StatusOK || r.Header.Get("Cache-Control") == "no-store" {
+			t.Errorf("%s: %d, Cache-Control %q", m[1], r.Status, r.Header.Get("Cache-Control"))
+		}
+		if strings.HasSuffix(m[1], ".js") && r.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s goes out uncompressed", m[1])
+		}
+	}
+	for _, name := range []string{"nope.js", "htmx.LICENSE", "..%2Fweb.go"} {
+		if r := h.request(t, http.MethodGet, "/static/"+name, nil); r.status != http.StatusNotFound {
+			t.Errorf("/static/%s: want 404, got %d", name, r.status)
+		}
+	}
+}
