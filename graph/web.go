@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // ChangeVersion is a fingerprint of the sessions, edges, human messages, queues and timelines:
@@ -18,4 +19,29 @@ func (s *Store) ChangeVersion(ctx context.Context) (string, error) {
 		}
 		return fmt.Sprintf("%v", rec.Values), nil
 	})
+}
+
+// RecentLogs is the last limit entries of a session's timeline (oldest of them first) and how
+// many entries the timeline holds.
+func (s *Store) RecentLogs(ctx context.Context, sessionID int64, limit int) ([]session.LogEntry, int, error) {
+	type tail struct {
+		entries []session.LogEntry
+		total   int
+	}
+	out, err := read(ctx, s, "web_recent_logs", func(tx txn) (tail, error) {
+		recs, err := tx.collect("web_recent_logs", queries.WebRecentLogs, map[string]any{"session_id": sessionID, "limit": limit})
+		if err != nil {
+			return tail{}, err
+		}
+		var t tail
+		for _, r := range recs {
+			t.entries = append(t.entries, logEntry(r, sessionID))
+			t.total = int(asInt(r.AsMap()["total"]))
+		}
+		return t, nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("recent logs of session %d: %w", sessionID, err)
+	}
+	return out.entries, out.total, nil
 }

@@ -195,6 +195,11 @@ func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
 			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"%s","is_error":%t}]}}`, strings.Repeat("output ", 60), i == 79))
 	}
 	h.writeTranscript(t, s.ID, lines...)
+	for i := 1; i <= 35; i++ {
+		if _, err := h.store.AppendLog(context.Background(), session.LogInfo, fmt.Sprintf("log line %d.", i), s.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", s.ID), nil)
 	if p.status != http.StatusOK {
 		t.Fatalf("%d %s", p.status, p.body)
@@ -204,13 +209,14 @@ func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
 		`<li class="tool_call error"><details open>`, // the failed call unfolded and marked
 		"Show the 111 earlier entries",               // 161 entries, the last 50 shown
 		fmt.Sprintf(`sse-connect="/sessions/%d/live?from=`, s.ID),
+		"5 earlier lines not shown.", "log line 6.", "log line 35.", // the log's last 30 lines
 	} {
 		if !strings.Contains(p.body, want) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if strings.Contains(p.body, "step 29 ") {
-		t.Error("an entry before the last 50 is shown before asking")
+	if strings.Contains(p.body, "step 29 ") || strings.Contains(p.body, "log line 5.") {
+		t.Error("an entry before the last 50, or a log line before the last 30, is shown before asking")
 	}
 	if n := len(p.body); n > 100<<10 {
 		t.Errorf("the page is %d bytes; pages stay under 100 KB", n)

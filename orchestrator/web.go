@@ -159,6 +159,12 @@ func (s *Service) transcriptFrom(id, from, window int64) (data []byte, end int64
 	return append(append(marker, '\n'), data...), end, true, nil
 }
 
+// RecentTimeline is the last n lines of the session's timeline (oldest of them first) and how
+// many lines it has in all.
+func (s *Service) RecentTimeline(ctx context.Context, id int64, n int) ([]session.LogEntry, int, error) {
+	return s.store.RecentLogs(ctx, id, n)
+}
+
 // ChangeVersion fingerprints everything the live pages show; it differs after any change.
 func (s *Service) ChangeVersion(ctx context.Context) (string, error) {
 	return s.store.ChangeVersion(ctx)

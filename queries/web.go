@@ -8,3 +8,8 @@ import _ "embed" // the statement below is an embedded string
 //
 //go:embed web_change_version.cypher
 var WebChangeVersion string
+
+// WebRecentLogs reads the end of a session's timeline.
+//
+//go:embed web_recent_logs.cypher
+var WebRecentLogs string

@@ -105,12 +105,11 @@ func (h *Handler) loadSessionPage(ctx context.Context, id int64, transcriptRead 
 		return sessionPage{}, err
 	}
 	p.Costs = sumCosts(usage)
-	logs, err := h.ops.Timeline(ctx, id)
+	logs, total, err := h.ops.RecentTimeline(ctx, id, logShown)
 	if err != nil {
 		return sessionPage{}, err
 	}
-	p.EarlierLogs = max(len(logs)-logShown, 0)
-	p.Logs = logs[p.EarlierLogs:]
+	p.Logs, p.EarlierLogs = logs, total-len(logs)
 	if transcriptRead == skipTranscript {
 		return p, nil
 	}
