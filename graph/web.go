@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/zimmerhq/zimmer/queries"
 	"github.com/zimmerhq/zimmer/session"
@@ -44,4 +45,27 @@ func (s *Store) RecentLogs(ctx context.Context, sessionID int64, limit int) ([]s
 		return nil, 0, fmt.Errorf("recent logs of session %d: %w", sessionID, err)
 	}
 	return out.entries, out.total, nil
+}
+
+// UsageTotals sums a session's token ledger.
+func (s *Store) UsageTotals(ctx context.Context, sessionID int64) (session.UsageTotals, error) {
+	out, err := read(ctx, s, "web_usage_totals", func(tx txn) (session.UsageTotals, error) {
+		rec, err := tx.single("web_usage_totals", queries.WebUsageTotals, map[string]any{"session_id": sessionID})
+		if err != nil {
+			return session.UsageTotals{}, err
+		}
+		m := rec.AsMap()
+		t := session.UsageTotals{Requests: int(asInt(m["requests"])), Input: asInt(m["input"]), Output: asInt(m["output"]),
+			CacheRead: asInt(m["cache_read"]), CacheCreation: asInt(m["cache_creation"])}
+		models, _ := m["models"].([]any)
+		for _, model := range models {
+			t.Models = append(t.Models, asString(model))
+		}
+		slices.Sort(t.Models)
+		return t, nil
+	})
+	if err != nil {
+		return session.UsageTotals{}, fmt.Errorf("usage totals of session %d: %w", sessionID, err)
+	}
+	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/session"
@@ -195,6 +196,13 @@ func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
 			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"%s","is_error":%t}]}}`, strings.Repeat("output ", 60), i == 79))
 	}
 	h.writeTranscript(t, s.ID, lines...)
+	usage := []session.TokenUsage{
+		{RequestID: graphtest.Unique(t, "req-a"), Model: "sonnet", CalledAt: time.Now(), InputTokens: 100, OutputTokens: 20, CacheReadTokens: 5},
+		{RequestID: graphtest.Unique(t, "req-b"), Model: "opus", CalledAt: time.Now(), InputTokens: 200, OutputTokens: 30, CacheCreationTokens: 7},
+	}
+	if _, err := h.store.RecordTokenUsage(context.Background(), s.ID, usage); err != nil {
+		t.Fatal(err)
+	}
 	for i := 1; i <= 35; i++ {
 		if _, err := h.store.AppendLog(context.Background(), session.LogInfo, fmt.Sprintf("log line %d.", i), s.ID); err != nil {
 			t.Fatal(err)
@@ -210,6 +218,7 @@ func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
 		"Show the 111 earlier entries",               // 161 entries, the last 50 shown
 		fmt.Sprintf(`sse-connect="/sessions/%d/live?from=`, s.ID),
 		"5 earlier lines not shown.", "log line 6.", "log line 35.", // the log's last 30 lines
+		"2 model requests · 300 input, 50 output, 5 cache-read, 7 cache-write tokens · opus, sonnet", // the ledger summed
 	} {
 		if !strings.Contains(p.body, want) {
 			t.Errorf("the page lacks %q", want)

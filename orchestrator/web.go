@@ -159,6 +159,11 @@ func (s *Service) transcriptFrom(id, from, window int64) (data []byte, end int64
 	return append(append(marker, '\n'), data...), end, true, nil
 }
 
+// UsageTotals is the session's token ledger summed: its costs so far.
+func (s *Service) UsageTotals(ctx context.Context, id int64) (session.UsageTotals, error) {
+	return s.store.UsageTotals(ctx, id)
+}
+
 // RecentTimeline is the last n lines of the session's timeline (oldest of them first) and how
 // many lines it has in all.
 func (s *Service) RecentTimeline(ctx context.Context, id int64, n int) ([]session.LogEntry, int, error) {

@@ -13,3 +13,8 @@ var WebChangeVersion string
 //
 //go:embed web_recent_logs.cypher
 var WebRecentLogs string
+
+// WebUsageTotals sums a session's token ledger.
+//
+//go:embed web_usage_totals.cypher
+var WebUsageTotals string

@@ -36,12 +36,6 @@ type entryView struct {
 	Permalink string // only an https link; anything else is not rendered
 }
 
-type costs struct {
-	Requests                                int
-	Input, Output, CacheRead, CacheCreation int64
-	Models                                  []string
-}
-
 // actionView is one POST button (partials.html "action").
 type actionView struct {
 	Action, Label, Confirm, ID string
@@ -66,7 +60,7 @@ type sessionPage struct {
 	Gaps             []provenance.Gap
 	Queue            []*session.Message
 	QueueTotal       int
-	Costs            costs
+	Costs            session.UsageTotals
 	Logs             []session.LogEntry
 	EarlierLogs      int
 	Transcript       orchestrator.TranscriptView
@@ -100,11 +94,9 @@ func (h *Handler) loadSessionPage(ctx context.Context, id int64, transcriptRead 
 		}
 		p.Entries = append(p.Entries, ev)
 	}
-	usage, err := h.ops.TokenUsage(ctx, id)
-	if err != nil {
+	if p.Costs, err = h.ops.UsageTotals(ctx, id); err != nil {
 		return sessionPage{}, err
 	}
-	p.Costs = sumCosts(usage)
 	logs, total, err := h.ops.RecentTimeline(ctx, id, logShown)
 	if err != nil {
 		return sessionPage{}, err
@@ -121,23 +113,6 @@ func (h *Handler) loadSessionPage(ctx context.Context, id int64, transcriptRead 
 		return sessionPage{}, err
 	}
 	return p, nil
-}
-
-func sumCosts(rows []session.TokenUsage) costs {
-	var c costs
-	seen := map[string]bool{}
-	for _, u := range rows {
-		c.Requests++
-		c.Input += u.InputTokens
-		c.Output += u.OutputTokens
-		c.CacheRead += u.CacheReadTokens
-		c.CacheCreation += u.CacheCreationTokens
-		if u.Model != "" && !seen[u.Model] {
-			seen[u.Model] = true
-			c.Models = append(c.Models, u.Model)
-		}
-	}
-	return c
 }
 
 // actions are the buttons the session's status allows, each posting to its own route; the
