@@ -19,11 +19,11 @@ import (
 // outlined and not linked to itself; a truncated walk says so on the picture.
 
 const (
-	nodeW, nodeH     = 168, 40
+	nodeW, nodeH     = 184, 40
 	gapX, gapY       = 44, 10
 	margin           = 10
 	headH            = 24 // the line above the nodes: the legend or the truncation note
-	maxTitle         = 22
+	maxTitle         = 20
 	currentStrokePad = 3
 	bend             = 30 // how far an edge's curve reaches out of its ends
 )
