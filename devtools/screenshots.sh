@@ -13,5 +13,5 @@ env_file="$root/.zimmer/test/test.env"
 set -a; source "$env_file"; set +a
 mkdir -p "$root/docs/screenshots"
 cd "$root"
-ZIMMER_SCREENSHOTS_DIR="$root/docs/screenshots" go test -count=1 ./handlers/ -run 'TestTheSessionPageReadsInLightAndDarkAndDrawsAFortySessionTree'
+ZIMMER_SCREENSHOTS_DIR="$root/docs/screenshots" go test -count=1 ./handlers/ -run 'TestThePagesLabelEveryControlShowFocusReadInDarkModeAndDrawAFortySessionTree'
 say "screenshots written to docs/screenshots/"

@@ -19,8 +19,9 @@ import (
 
 // The README's screenshots come from this test (devtools/screenshots.sh sets
 // ZIMMER_SCREENSHOTS_DIR=docs/screenshots); otherwise they go to a temporary directory. Either
-// way it checks what they show: dark mode really changes the page, and a 40-session tree with
-// uncle edges is drawn whole.
+// way it checks what they show — dark mode really changes the page, and a 40-session tree with
+// uncle edges is drawn whole — and, on each page, that every control has a label and keyboard
+// focus is visible.
 
 var workTitles = []string{"Triage the flaky deploy", "Fix the login redirect", "Upgrade the Postgres driver", "Write the release notes",
 	"Profile the search endpoint", "Add rate limiting", "Port the cron jobs", "Review dependency updates", "Trim the Docker image",
@@ -60,7 +61,7 @@ func fortySessionTree(t *testing.T, h *humans) []*session.Session {
 	return all
 }
 
-func TestTheSessionPageReadsInLightAndDarkAndDrawsAFortySessionTree(t *testing.T) {
+func TestThePagesLabelEveryControlShowFocusReadInDarkModeAndDrawAFortySessionTree(t *testing.T) {
 	h := setupHumans(t, humansOpts{})
 	tree := fortySessionTree(t, h)
 	current := tree[6] // a worker with an uncle, children and a lead above it
@@ -110,6 +111,20 @@ func TestTheSessionPageReadsInLightAndDarkAndDrawsAFortySessionTree(t *testing.T
 		name := map[bool]string{false: "session-page-light.jpg", true: "session-page-dark.jpg"}[dark]
 		save(t, filepath.Join(dir, name), handlerstest.Value(t, ctx, "screenshot", capture))
 	}
+	unlabelled := `[...document.querySelectorAll("input:not([type=hidden]), select, textarea, button")]
+		.filter(e => e.tagName === "BUTTON" ? !e.textContent.trim() : e.labels.length === 0).map(e => e.id || e.name)`
+	for _, path := range []string{fmt.Sprintf("/sessions/%d", current.ID), "/sessions", "/trash", "/sessions/new", "/supervisor/users"} {
+		handlerstest.Step(t, ctx, "open "+path, chromedp.Navigate(h.srv.URL+path), chromedp.WaitReady(chromedp.CSS("main")))
+		if missing := handlerstest.Value(t, ctx, "find unlabelled controls", chromedp.Evaluate[[]string](unlabelled)); len(missing) != 0 {
+			t.Errorf("%s: controls without a label: %q", path, missing)
+		}
+		handlerstest.Step(t, ctx, "tab to the first control", chromedp.KeyEvent("\t"))
+		focus := `(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + " " + s.outlineWidth })()`
+		if got := handlerstest.Value(t, ctx, "read the focus ring", chromedp.Evaluate[string](focus)); got != "solid 3px" {
+			t.Errorf("%s: the focused control's outline is %q; keyboard focus must be visible", path, got)
+		}
+	}
+	handlerstest.Step(t, ctx, "back to the session page", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("lineage-drawing")))
 	if shots[false] == shots[true] {
 		t.Errorf("dark mode should change the page: both backgrounds are %s", shots[false])
 	}
