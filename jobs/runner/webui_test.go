@@ -35,10 +35,10 @@ func TestARunsTranscriptStreamsOntoItsOpenPageAndPauseFromThePageStopsIt(t *test
 	if s := e.get(t, id); s.Status != session.StatusRunning {
 		t.Fatalf("the turn should still run while its transcript streams: %s", s.Status)
 	}
-	handlerstest.Step(t, ctx, "pause from the page",
-		chromedp.Click(chromedp.ID("action-pause")),
-		chromedp.WaitVisible(chromedp.CSS(".notice")),
-	)
+	// The status panel is replaced whenever the running session changes, so the button is looked
+	// up and pressed in one step, as a person's click lands on whatever button is there.
+	handlerstest.Value(t, ctx, "pause from the page", chromedp.Evaluate[bool](`document.getElementById("action-pause").click(), true`))
+	handlerstest.Step(t, ctx, "wait for the paused page", chromedp.WaitVisible(chromedp.CSS(".notice")))
 	s := e.waitStatus(t, id, session.StatusNeedsInput)
 	if s.Metadata[session.MetaPausedBy] != orchestrator.PausedByUser {
 		t.Fatalf("paused by %v", s.Metadata[session.MetaPausedBy])
