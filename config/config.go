@@ -40,6 +40,10 @@ type Config struct {
 	// SlackMappedOnly delivers Slack messages only from humans the roster maps
 	// (ZIMMER_SLACK_MAPPED_ONLY=1); off, anyone in a bound thread reaches its session.
 	SlackMappedOnly bool
+	// SlackWorkspaceURL is the workspace's address (ZIMMER_SLACK_WORKSPACE_URL, e.g.
+	// https://acme.slack.com): recorded Slack messages carry a permalink built from it. Unset,
+	// they carry none.
+	SlackWorkspaceURL string
 	// MCPVariables are the ${VAR}s catalog MCP entries may read (ZIMMER_MCP_VARIABLES,
 	// comma-separated); empty means any variable but Zimmer's own (Reserved).
 	MCPVariables []string
@@ -67,7 +71,7 @@ var Variables = []string{
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
 	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB", "ZIMMER_PUSH_WEBHOOK_URL",
-	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL",
+	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL", "ZIMMER_SLACK_WORKSPACE_URL",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -109,6 +113,7 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		PushWebhookURL:     strings.TrimSpace(getenv("ZIMMER_PUSH_WEBHOOK_URL")),
 		GitHubToken:        strings.TrimSpace(getenv("ZIMMER_GITHUB_TOKEN")),
 		GitHubAPIURL:       cmp.Or(strings.TrimSpace(getenv("ZIMMER_GITHUB_API_URL")), "https://api.github.com"),
+		SlackWorkspaceURL:  strings.TrimSuffix(strings.TrimSpace(getenv("ZIMMER_SLACK_WORKSPACE_URL")), "/"),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	var err error
@@ -156,6 +161,9 @@ func (c Config) validate(requireKeys bool) error {
 	}
 	if _, _, err := net.SplitHostPort(c.WorkerAddr); err != nil {
 		bad("ZIMMER_WORKER_METRICS_ADDR=%q is not host:port (e.g. 127.0.0.1:9091)", c.WorkerAddr)
+	}
+	if u, err := url.Parse(c.SlackWorkspaceURL); c.SlackWorkspaceURL != "" && (err != nil || u.Scheme != "https" || u.Host == "" || u.Path != "" || u.User != nil || u.RawQuery != "") {
+		bad("ZIMMER_SLACK_WORKSPACE_URL=%q is not a workspace address like https://acme.slack.com", RedactURL(c.SlackWorkspaceURL))
 	}
 	if requireKeys && len(c.APIKeys) == 0 {
 		bad("API_KEYS is empty: set at least one key (comma-separated); `make up` generates one into .zimmer/dev.env")

@@ -41,6 +41,8 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"missing API keys", map[string]string{}, "API_KEYS is empty"},
 		{"short API key", map[string]string{"API_KEYS": "short"}, "API_KEYS holds a key of 5 characters"},
 		{"bad HTTP address", map[string]string{"ZIMMER_HTTP_ADDR": "8080"}, `ZIMMER_HTTP_ADDR="8080" is not host:port`},
+		{"Slack workspace over http", map[string]string{"ZIMMER_SLACK_WORKSPACE_URL": "http://acme.slack.com"}, `ZIMMER_SLACK_WORKSPACE_URL="http://acme.slack.com" is not a workspace address`},
+		{"Slack workspace with a path", map[string]string{"ZIMMER_SLACK_WORKSPACE_URL": "https://acme.slack.com/archives"}, `ZIMMER_SLACK_WORKSPACE_URL="https://acme.slack.com/archives" is not`},
 		{"Neo4j URI with a wrong scheme", map[string]string{"NEO4J_URI": "http://x:7474"}, `NEO4J_URI="http://x:7474" must use one of the schemes`},
 		{"Redis URL without a host", map[string]string{"REDIS_URL": "redis://"}, `REDIS_URL="redis://" is not a URL with a host`},
 		{"user without password", map[string]string{"NEO4J_USER": "neo4j"}, "NEO4J_USER and NEO4J_PASSWORD must be set together"},

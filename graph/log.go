@@ -37,11 +37,7 @@ func (s *Store) Logs(ctx context.Context, sessionID int64, level string, skip, l
 		}
 		entries := make([]session.LogEntry, 0, len(recs))
 		for _, r := range recs {
-			at, _, _ := neo4j.GetRecordValue[time.Time](r, "created_at")
-			entries = append(entries, session.LogEntry{
-				ID: asString(r.AsMap()["id"]), SessionID: sessionID, Level: asString(r.AsMap()["level"]),
-				Content: asString(r.AsMap()["content"]), CreatedAt: at.UTC(),
-			})
+			entries = append(entries, logEntry(r, sessionID))
 		}
 		return entries, nil
 	})
@@ -49,4 +45,12 @@ func (s *Store) Logs(ctx context.Context, sessionID int64, level string, skip, l
 		return nil, fmt.Errorf("logs of session %d: %w", sessionID, err)
 	}
 	return out, nil
+}
+
+// logEntry reads one timeline row {id, level, content, created_at}.
+func logEntry(r *neo4j.Record, sessionID int64) session.LogEntry {
+	at, _, _ := neo4j.GetRecordValue[time.Time](r, "created_at")
+	m := r.AsMap()
+	return session.LogEntry{ID: asString(m["id"]), SessionID: sessionID, Level: asString(m["level"]),
+		Content: asString(m["content"]), CreatedAt: at.UTC()}
 }

@@ -19,6 +19,10 @@ type SearchFilter struct {
 	Statuses                                         []string
 	AgentRuntime, Genesis, PriorityClass, Visibility string
 	ShowArchived, ByPrecedence                       bool
+	// The web UI's list filters (SearchSessions only): "" / nil / false match every session.
+	AgentRoot     string
+	CategoryID    *int64
+	FavoritesOnly bool
 }
 
 func (f SearchFilter) params() map[string]any {
@@ -30,6 +34,7 @@ func (f SearchFilter) params() map[string]any {
 		"query": f.Query, "json_query": f.JSONQuery, "statuses": statuses, "agent_runtime": f.AgentRuntime,
 		"genesis": f.Genesis, "priority_class": f.PriorityClass, "visibility": f.Visibility,
 		"show_archived": f.ShowArchived, "by_precedence": f.ByPrecedence,
+		"agent_root": f.AgentRoot, "category_id": f.CategoryID, "favorites_only": f.FavoritesOnly,
 		"spot_geneses": session.GenesesOfClass(session.ClassSpot),
 	}
 }

@@ -2,76 +2,26 @@ package handlers_test
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// These tests drive the web UI in a real headless Chromium (Debian's; `make test` installs it
-// when missing), through the real server on the real Neo4j and Redis.
+// These tests drive the web UI in a real headless Chromium (handlerstest.Browser).
 
-const chromiumPath = "/usr/bin/chromium"
-
-// browser starts a headless Chromium that sends the web UI's Basic credential on every request,
-// as a browser that has logged in to the realm does.
+// browser is a Chromium logged in to the web UI.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("%s is missing: run the tests with `make test`, which installs Debian's chromium", chromiumPath)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath), chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	// The browser lives as long as the context of its first Run, so no timeout goes on it;
-	// each step gets its own (see step).
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(cancel)
-	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(webUser+":"+webPassword))
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Authorization": basic}}); err != nil {
-		t.Fatalf("set the Basic credential: %v", err)
-	}
-	return ctx
-}
-
-// step bounds one group of browser actions in time.
-func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, actions...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
-
-func text(t *testing.T, ctx context.Context, css string) string {
-	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	out, err := chromedp.Run(tctx, chromedp.Text(chromedp.CSS(css)))
-	if err != nil {
-		t.Fatalf("read %s: %v", css, err)
-	}
-	return strings.TrimSpace(out)
+	return handlerstest.Browser(t, webUser, webPassword)
 }
 
 func TestABrowserFollowUpIsRecordedAsTheAdmins(t *testing.T) {
@@ -79,14 +29,14 @@ func TestABrowserFollowUpIsRecordedAsTheAdmins(t *testing.T) {
 	s := h.session(t, nil)
 	ctx := browser(t)
 	typed := "Please also cover the edge case — thanks! <b>not markup</b>"
-	step(t, ctx, "fill and submit the follow-up form",
+	handlerstest.Step(t, ctx, "fill and submit the follow-up form",
 		chromedp.Navigate(fmt.Sprintf("%s/sessions/%d", h.srv.URL, s.ID)),
 		chromedp.WaitVisible(chromedp.ID("follow-up-prompt")),
 		chromedp.SendKeys(chromedp.ID("follow-up-prompt"), typed),
 		chromedp.Click(chromedp.ID("follow-up-submit")),
 		chromedp.WaitVisible(chromedp.CSS(".notice")),
 	)
-	notice, header := text(t, ctx, ".notice"), text(t, ctx, "#human-messages-header")
+	notice, header := handlerstest.Text(t, ctx, ".notice"), handlerstest.Text(t, ctx, "#human-messages-header")
 	if notice != "Follow-up sent." || header != "1 message in this session · 0 elsewhere in the hierarchy" {
 		t.Errorf("after submitting: notice %q, header %q", notice, header)
 	}
@@ -127,7 +77,7 @@ func TestACrossSitePostFromABrowserIs403AndRecordsNothing(t *testing.T) {
 			evilURL := strings.Replace(evil.URL, "127.0.0.1", "localhost", 1)
 			ctx := browser(t)
 			statuses := responses(ctx, "/follow_up")
-			step(t, ctx, "submit the cross-site form",
+			handlerstest.Step(t, ctx, "submit the cross-site form",
 				chromedp.Navigate(evilURL),
 				chromedp.Click(chromedp.ID("go")),
 				chromedp.WaitReady(chromedp.Search(`//body[contains(., "Refused")]`)),
@@ -135,7 +85,7 @@ func TestACrossSitePostFromABrowserIs403AndRecordsNothing(t *testing.T) {
 			if status := <-statuses; status != http.StatusForbidden {
 				t.Fatalf("want 403, got %d", status)
 			}
-			if body := text(t, ctx, "body"); !strings.Contains(body, "Refused") {
+			if body := handlerstest.Text(t, ctx, "body"); !strings.Contains(body, "Refused") {
 				t.Fatalf("want the refusal, got %q", body)
 			}
 		})
@@ -177,13 +127,13 @@ func TestABrowserCancelsAPendingWakeOnTheTriggersPage(t *testing.T) {
 	}
 	id := triggerIDLine.FindStringSubmatch(text0)[1]
 	ctx := browser(t)
-	step(t, ctx, "cancel the wake",
+	handlerstest.Step(t, ctx, "cancel the wake",
 		chromedp.Navigate(h.srv.URL+"/triggers"),
 		chromedp.WaitVisible(chromedp.ID("cancel-wake-"+id)),
 		chromedp.Click(chromedp.ID("cancel-wake-"+id)),
 		chromedp.WaitVisible(chromedp.CSS(".notice")),
 	)
-	if notice := text(t, ctx, ".notice"); notice != "Wake cancelled: the session is no longer waiting on it." {
+	if notice := handlerstest.Text(t, ctx, ".notice"); notice != "Wake cancelled: the session is no longer waiting on it." {
 		t.Fatalf("after cancelling: notice %q", notice)
 	}
 	if out, _ := h.tool(t, "search_triggers", map[string]any{"id": mustInt(t, id)}); !strings.Contains(out, "Trigger not found") {

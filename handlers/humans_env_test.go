@@ -61,6 +61,7 @@ type humansOpts struct {
 	slackSec string
 	// slackMappedOnly is ZIMMER_SLACK_MAPPED_ONLY=1.
 	slackMappedOnly bool
+	slackWorkspace  string       // ZIMMER_SLACK_WORKSPACE_URL
 	log             *slog.Logger // nil discards
 	catalogDir      string       // "" is the built-in catalog
 	variables       catalog.Variables
@@ -72,7 +73,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	m := metrics.New()
 	log := cmp.Or(o.log, graphtest.Logger())
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
-		SlackMappedOnly: o.slackMappedOnly, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
+		SlackMappedOnly: o.slackMappedOnly, SlackWorkspaceURL: o.slackWorkspace, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
 	store := e.Store
 	if o.backlog {
 		orchestratortest.ExclusiveBacklog(t, e)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -83,26 +84,26 @@ func TestABrowserSeesTheBadgeAndClearsANotification(t *testing.T) {
 	s := h.session(t, func(d *session.Session) { d.Title = &title })
 	n := h.notify(t, s.ID, "The release needs a signing key")
 	ctx := browser(t)
-	step(t, ctx, "open the sessions page", chromedp.Navigate(h.srv.URL+"/sessions"), chromedp.WaitVisible(chromedp.ID("notification-badge")))
-	if badge, err := strconv.Atoi(text(t, ctx, "#notification-badge")); err != nil || badge < 1 {
-		t.Fatalf("the header's badge counts the pending notification: %q", text(t, ctx, "#notification-badge"))
+	handlerstest.Step(t, ctx, "open the sessions page", chromedp.Navigate(h.srv.URL+"/sessions"), chromedp.WaitVisible(chromedp.ID("notification-badge")))
+	if badge, err := strconv.Atoi(handlerstest.Text(t, ctx, "#notification-badge")); err != nil || badge < 1 {
+		t.Fatalf("the header's badge counts the pending notification: %q", handlerstest.Text(t, ctx, "#notification-badge"))
 	}
 	item := fmt.Sprintf("#notification-%d", n.ID)
-	step(t, ctx, "follow the badge to the inbox and mark the notification read",
+	handlerstest.Step(t, ctx, "follow the badge to the inbox and mark the notification read",
 		chromedp.Click(chromedp.ID("notifications-link")),
 		chromedp.WaitVisible(chromedp.CSS(item)),
 		chromedp.Click(chromedp.ID(fmt.Sprintf("mark-read-%d", n.ID))),
 		chromedp.WaitVisible(chromedp.ID(fmt.Sprintf("dismiss-%d", n.ID))),
 	)
-	if notice, line := text(t, ctx, ".notice"), text(t, ctx, item); notice != "Marked read." || !strings.Contains(line, "Nightly release") ||
+	if notice, line := handlerstest.Text(t, ctx, ".notice"), handlerstest.Text(t, ctx, item); notice != "Marked read." || !strings.Contains(line, "Nightly release") ||
 		!strings.Contains(line, "The release needs a signing key") || !strings.Contains(line, "read") {
 		t.Fatalf("after marking read: notice %q, item %q", notice, line)
 	}
-	step(t, ctx, "dismiss it",
+	handlerstest.Step(t, ctx, "dismiss it",
 		chromedp.Click(chromedp.ID(fmt.Sprintf("dismiss-%d", n.ID))),
 		chromedp.WaitVisible(chromedp.CSS(".notice")),
 	)
-	if notice := text(t, ctx, ".notice"); notice != "Dismissed." {
+	if notice := handlerstest.Text(t, ctx, ".notice"); notice != "Dismissed." {
 		t.Fatalf("after dismissing: notice %q", notice)
 	}
 	if _, ok := h.notification(t, n.ID); ok {

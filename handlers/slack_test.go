@@ -279,3 +279,24 @@ func TestSlackRefusesOversizedAndSlowBodies(t *testing.T) {
 		t.Fatalf("a refused body reached the session: %+v", got)
 	}
 }
+
+func TestARecordedSlackMessageLinksBackToSlackWhenTheWorkspaceIsKnown(t *testing.T) {
+	h := setupHumans(t, humansOpts{slackWorkspace: "https://acme.slack.com"})
+	slackUser, channel := slackIDs(t)
+	h.user(t, slackUser)
+	thread := "1712345678.000100"
+	s := h.bound(t, channel, thread)
+	p := h.slackEvent(t, slackMessage(slackUser, channel, "channel", "1712345699.123456", thread, "ship it"), 0, slackSecret)
+	if p.status != http.StatusOK {
+		t.Fatalf("%d %s", p.status, p.body)
+	}
+	msgs := h.messages(t, s.ID)
+	want := "https://acme.slack.com/archives/" + channel + "/p1712345699123456?thread_ts=1712345678.000100&cid=" + channel
+	if len(msgs) != 1 || msgs[0].SlackPermalink != want {
+		t.Fatalf("want one record linking to %s, got %+v", want, msgs)
+	}
+	page := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", s.ID), nil)
+	if link := `<a href="` + strings.ReplaceAll(want, "&", "&amp;") + `">view in Slack</a>`; !strings.Contains(page.body, link) {
+		t.Errorf("the entry should link to Slack: %s", link)
+	}
+}

@@ -14,8 +14,8 @@ import (
 
 // webPath fills a web route's parameters with real values.
 func webPath(route web.Route, sessionID int64, userKey string) string {
-	p := strings.ReplaceAll(route.Path, ":id", fmt.Sprint(sessionID))
-	return strings.ReplaceAll(p, ":key", userKey)
+	p := strings.NewReplacer(":id", fmt.Sprint(sessionID), ":key", userKey, ":message_id", "1", ":file", "app.css").Replace(route.Path)
+	return p
 }
 
 func TestEveryWebRouteIs503WithoutACredential(t *testing.T) {

@@ -2,13 +2,10 @@ package orchestrator
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,10 +192,10 @@ const (
 func (s *Service) transcriptPath(id int64) string { return transcript.Path(s.dataDir, id) }
 
 // openTranscript opens a session's transcript for reading, never through a link.
-func (s *Service) openTranscript(sess *session.Session) (*os.File, error) {
-	f, err := os.OpenFile(s.transcriptPath(sess.ID), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+func (s *Service) openTranscript(id int64) (*os.File, error) {
+	f, err := os.OpenFile(s.transcriptPath(id), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return nil, fmt.Errorf("session #%d's transcript cannot be read: %w", sess.ID, err)
+		return nil, fmt.Errorf("session #%d's transcript cannot be read: %w", id, err)
 	}
 	return f, nil
 }
@@ -206,7 +203,7 @@ func (s *Service) openTranscript(sess *session.Session) (*os.File, error) {
 // eachLine calls fn with every non-empty line of a session's transcript, one at a time, until fn
 // says stop; a line longer than transcript.MaxLine (the runner never writes one) is passed cut.
 func (s *Service) eachLine(sess *session.Session, fn func(line []byte) (more bool)) error {
-	f, err := s.openTranscript(sess)
+	f, err := s.openTranscript(sess.ID)
 	if err != nil {
 		return err
 	}
@@ -257,36 +254,8 @@ func (s *Service) transcriptHead(sess *session.Session, n int) ([]byte, error) {
 // transcriptWindow is the end of a session's transcript, at most window bytes from a line
 // boundary on; when the file is longer a transcript.Cut line first says how much is left out.
 func (s *Service) transcriptWindow(sess *session.Session, window int64) (data []byte, cut bool, err error) {
-	f, err := s.openTranscript(sess)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, false, err
-	}
-	if info.Size() <= window {
-		data, err = io.ReadAll(io.LimitReader(f, window))
-		return data, false, err
-	}
-	if _, err := f.Seek(info.Size()-window, io.SeekStart); err != nil {
-		return nil, false, err
-	}
-	data, err = io.ReadAll(io.LimitReader(f, window))
-	if err != nil {
-		return nil, false, err
-	}
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		data = data[i+1:] // the window's first line is partial
-	} else {
-		data = nil
-	}
-	marker, err := json.Marshal(transcript.Cut{Type: transcript.CutType, Reason: transcript.CutWindow, Bytes: info.Size() - int64(len(data))})
-	if err != nil {
-		return nil, false, err
-	}
-	return append(append(marker, '\n'), data...), true, nil
+	data, _, cut, err = s.transcriptFrom(sess.ID, 0, window)
+	return data, cut, err
 }
 
 // Refresh re-reads the session's transcript from disk and re-ingests its token usage (the

@@ -27,6 +27,10 @@ type SearchParams struct {
 	Order         string
 	ShowArchived  bool
 	Page, PerPage int
+	// The web UI's list filters (Search only, not ScanContents): "" / nil / false match all.
+	AgentRoot  string
+	CategoryID *int64
+	Favorites  bool
 }
 
 // Orders of a search.
@@ -86,6 +90,7 @@ func (s *Service) searchFilter(p SearchParams) (graph.SearchFilter, error) {
 		return f, invalid("Invalid order", fmt.Sprintf("%s. Valid: %s, %s", o, OrderCreatedDesc, OrderPrecedence))
 	}
 	f.PriorityClass, f.Genesis, f.Visibility = p.PriorityClass, p.Genesis, p.Visibility
+	f.AgentRoot, f.CategoryID, f.FavoritesOnly = p.AgentRoot, p.CategoryID, p.Favorites
 	return f, nil
 }
 

@@ -75,6 +75,8 @@ type Deps struct {
 	AdminUser string
 
 	SlackMappedOnly bool
+	// SlackWorkspaceURL (ZIMMER_SLACK_WORKSPACE_URL) is where Slack permalinks point; "" records none.
+	SlackWorkspaceURL string
 	// DataDir is ZIMMER_DATA_DIR: transcripts are read and written only at the paths derived
 	// from it and a session's id. "" means ./.zimmer.
 	DataDir string
@@ -109,6 +111,7 @@ type Service struct {
 	admin   string
 
 	slackMappedOnly bool
+	slackWorkspace  string
 	dataDir         string
 	settle          time.Duration
 	host            string
@@ -119,7 +122,7 @@ type Service struct {
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
-		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, dataDir: cmp.Or(d.DataDir, ".zimmer"),
+		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, slackWorkspace: d.SlackWorkspaceURL, dataDir: cmp.Or(d.DataDir, ".zimmer"),
 		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope}
 	if s.host == "" {
 		s.host, _ = os.Hostname()

@@ -1,8 +1,10 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -97,7 +99,7 @@ func (s *Service) DeliverSlackMessage(ctx context.Context, m SlackMessage) (Slac
 func (s *Service) followUpFromSlack(ctx context.Context, sessionID int64, m SlackMessage, author string) (SlackOutcome, *FollowUpResult, error) {
 	w := words{channel: roster.ChannelSlack, content: m.Text, author: author,
 		entry: always(slackEntry(m.ChannelType)),
-		slack: SlackOrigin{UserID: m.UserID, Channel: m.Channel, Permalink: m.Permalink, At: session.SlackTime(m.TS)}}
+		slack: SlackOrigin{UserID: m.UserID, Channel: m.Channel, Permalink: cmp.Or(m.Permalink, s.slackPermalink(m)), At: session.SlackTime(m.TS)}}
 	res, err := s.FollowUp(ctx, sessionID, FollowUpParams{Prompt: m.Text, captured: s.capturing(w)})
 	if err != nil {
 		return "", nil, err
@@ -131,3 +133,22 @@ func (s *Service) slackAuthor(ctx context.Context, slackUserID string) string {
 	}
 	return ""
 }
+
+// slackPermalink is the message's address in the workspace, as Slack spells its permalinks
+// (/archives/<channel>/p<ts without its dot>, a reply naming its thread), or "" when the
+// workspace is not configured or the ids are not Slack's.
+func (s *Service) slackPermalink(m SlackMessage) string {
+	if s.slackWorkspace == "" || !slackID.MatchString(m.Channel) || !slackTS.MatchString(m.TS) {
+		return ""
+	}
+	link := s.slackWorkspace + "/archives/" + m.Channel + "/p" + strings.Replace(m.TS, ".", "", 1)
+	if m.ThreadTS != "" && m.ThreadTS != m.TS && slackTS.MatchString(m.ThreadTS) {
+		link += "?thread_ts=" + m.ThreadTS + "&cid=" + m.Channel
+	}
+	return link
+}
+
+var (
+	slackID = regexp.MustCompile(`^[A-Za-z0-9_]{1,80}$`)
+	slackTS = regexp.MustCompile(`^[0-9]{1,12}\.[0-9]{1,9}$`)
+)

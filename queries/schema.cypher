@@ -25,6 +25,8 @@ CREATE CONSTRAINT elicitation_id IF NOT EXISTS FOR (e:Elicitation) REQUIRE e.id 
 CREATE CONSTRAINT elicitation_request_id IF NOT EXISTS FOR (e:Elicitation) REQUIRE e.request_id IS UNIQUE;
 CREATE INDEX session_status IF NOT EXISTS FOR (s:Session) ON (s.status);
 CREATE INDEX session_created_at IF NOT EXISTS FOR (s:Session) ON (s.created_at);
+CREATE INDEX session_updated_at IF NOT EXISTS FOR (s:Session) ON (s.updated_at);
+CREATE INDEX enqueued_message_updated_at IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.updated_at);
 CREATE INDEX session_genesis IF NOT EXISTS FOR (s:Session) ON (s.genesis);
 CREATE INDEX session_agent_runtime IF NOT EXISTS FOR (s:Session) ON (s.agent_runtime);
 CREATE INDEX session_parent IF NOT EXISTS FOR (s:Session) ON (s.parent_session_id);

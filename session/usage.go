@@ -17,3 +17,11 @@ type TokenUsage struct {
 	CacheReadTokens     int64
 	CacheCreationTokens int64
 }
+
+// UsageTotals is a session's ledger summed: how many model requests, their tokens by kind, and
+// the models they went to (sorted).
+type UsageTotals struct {
+	Requests                                int
+	Input, Output, CacheRead, CacheCreation int64
+	Models                                  []string
+}

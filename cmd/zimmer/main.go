@@ -104,10 +104,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	}
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
-		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
+		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, SlackWorkspaceURL: cfg.SlackWorkspaceURL, DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
 	m.RegisterStoreProbe(ops.Health)
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
-		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL},
+		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL, Stop: ctx.Done()},
 		SlackSigningSecret: cfg.SlackSigningSecret})
 	if !cfg.WebEnabled() {
 		log.Warn("web UI off: set ZIMMER_WEB_USER and ZIMMER_WEB_PASSWORD to serve it")

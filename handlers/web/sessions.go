@@ -19,29 +19,6 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-type listPage struct {
-	Sessions   []*session.Session
-	Page       orchestrator.Page
-	Prev, Next int
-}
-
-func (h *Handler) listSessions(c *gin.Context) {
-	n, _ := strconv.Atoi(c.Query("page"))
-	list, page, err := h.ops.List(c.Request.Context(), orchestrator.ListParams{Page: n})
-	if err != nil {
-		h.fail(c, err)
-		return
-	}
-	p := listPage{Sessions: list, Page: page}
-	if page.Page > 1 {
-		p.Prev = page.Page - 1
-	}
-	if page.Page < page.TotalPages {
-		p.Next = page.Page + 1
-	}
-	h.render(c, http.StatusOK, "sessions.html", "Sessions", p)
-}
-
 type rootOption struct{ Name, Label string }
 
 type newPage struct {
@@ -146,67 +123,48 @@ func (h *Handler) redirectToSession(c *gin.Context, id int64, notice string) {
 
 // notices are the only texts a ?notice= parameter can show: never the parameter itself.
 var notices = map[string]string{
-	"created":  "Session created.",
-	"sent":     "Follow-up sent.",
-	"queued":   "The session is running, so the follow-up was queued for the end of its turn.",
-	"enqueued": "Message enqueued.",
+	"created":         "Session created.",
+	"sent":            "Follow-up sent.",
+	"queued":          "The session is running, so the follow-up was queued for the end of its turn.",
+	"enqueued":        "Message enqueued.",
+	"paused":          "Paused: the running turn is being stopped.",
+	"sleeping":        "Sleeping (a running session sleeps when its turn ends).",
+	"restarted":       "Restarted.",
+	"restored":        "Restored from the Trash.",
+	"favourite":       "Favourite changed.",
+	"archived":        "Archived: it is in the Trash until its trash date.",
+	"forked":          "This is the fork; it waits for its first follow-up.",
+	"refreshed":       "The transcript was read again.",
+	"notes":           "Notes saved.",
+	"updated":         "Saved.",
+	"edited":          "Message edited; the edit is recorded beside the original.",
+	"moved":           "Message moved.",
+	"deleted_message": "Message deleted.",
+	"sent_now":        "Sent now: the running turn is being interrupted for it.",
 }
 
-type outlineLine struct {
-	ID      int64
-	Depth   int
-	Text    string
-	Current bool
-}
-
-type entryView struct {
-	provenance.Entry
-	Here      bool
-	Permalink string // only an https link; anything else is not rendered
-}
-
-type sessionPage struct {
-	Session          *session.Session
-	Root             string
-	Notice           string
-	Alert            string // beside the created notice: which of its MCP servers cannot start
-	Outline          []outlineLine
-	Truncated        bool
-	TruncationReason string
-	Entries          []entryView
-	HereCount        int
-	ElsewhereCount   int
-	Gaps             []provenance.Gap
-}
-
-// showSession renders the detail page from the same record every other surface renders
-// (orchestrator.Provenance), so the page, the prompt and MCP agree on counts and origins.
+// showSession renders the detail page. Its record comes from the same read every other surface
+// renders (orchestrator.SessionView), so the page, the prompt and MCP agree on counts and origins.
 func (h *Handler) showSession(c *gin.Context) {
 	id, _, err := h.sessionID(c)
 	if err != nil {
 		h.refuse(c, err, "/sessions")
 		return
 	}
-	rec, err := h.ops.Provenance(c.Request.Context(), id)
+	read := lastTranscript
+	if c.Query("transcript") == "all" {
+		read = allTranscript
+	}
+	p, err := h.loadSessionPage(c.Request.Context(), id, read)
 	if err != nil {
 		h.refuse(c, err, "/sessions")
 		return
 	}
-	hier := rec.Hierarchy
-	p := sessionPage{Session: rec.Session, Root: rootLabel(rec.Session), Notice: notices[c.Query("notice")], Outline: outline(hier),
-		Truncated: hier.Truncated, TruncationReason: hier.Reason(), HereCount: rec.HereCount(),
-		ElsewhereCount: rec.ElsewhereCount(), Gaps: rec.Gaps}
+	p.Notice = notices[c.Query("notice")]
 	if c.Query("notice") == "created" {
-		p.Alert = h.ops.ServerWarning(rec.Session.MCPServers)
+		p.Alert = h.ops.ServerWarning(p.Session.MCPServers)
 	}
-	for _, e := range rec.Entries {
-		v := entryView{Entry: e, Here: e.Origin == provenance.Here}
-		if strings.HasPrefix(e.SlackPermalink, "https://") {
-			v.Permalink = e.SlackPermalink
-		}
-		p.Entries = append(p.Entries, v)
-	}
-	h.render(c, http.StatusOK, "session.html", rec.Session.DisplayTitle(), p)
+	h.render(c, http.StatusOK, "session.html", p.Session.DisplayTitle(), p)
 }
 
 // rootLabel is the agent root the session page shows, a dash when none.

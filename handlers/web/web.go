@@ -21,6 +21,9 @@ import (
 type Config struct {
 	User, Password string // both empty: the web UI is off
 	PublicURL      string // ZIMMER_PUBLIC_URL, accepted as an Origin besides the request's Host
+	// Stop ends every live page's event stream when it closes (the server is shutting down),
+	// so a shutdown does not wait on open browser tabs. Nil: streams end with their browsers.
+	Stop <-chan struct{}
 }
 
 // Enabled reports whether the web UI is served.
@@ -37,12 +40,15 @@ type Handler struct {
 	csrfKey    []byte
 	publicHost string
 	pages      pages
+	live       *broker
+	stop       <-chan struct{}
 }
 
 // New builds the handler.
 func New(ops *orchestrator.Service, log *slog.Logger, c Config) *Handler {
 	h := &Handler{ops: ops, log: log, user: sha256.Sum256([]byte(c.User)), pass: sha256.Sum256([]byte(c.Password)),
-		csrfKey: newCSRFSecret(), pages: parsePages()}
+		csrfKey: newCSRFSecret(), pages: parsePages(), stop: c.Stop}
+	h.live = newBroker(ops.ChangeVersion, pollEvery, log)
 	if u, err := url.Parse(c.PublicURL); err == nil {
 		h.publicHost = u.Host
 	}
@@ -55,20 +61,40 @@ type Route struct {
 	Handle       func(*Handler, *gin.Context)
 }
 
-// Routes lists every web route. POSTs are the capture boundaries, the roster edits and the
-// notification inbox's actions.
+// Routes lists every web route. POSTs are the capture boundaries, the session page's buttons,
+// the roster edits, the notification inbox's and the triggers page's actions.
 var Routes = slices.Concat(sessionRoutes, notificationRoutes, triggerRoutes)
 
 // sessionRoutes are the sessions' pages and forms and the supervisor's roster.
 var sessionRoutes = []Route{
 	{http.MethodGet, "/", (*Handler).home},
+	{http.MethodGet, "/static/:file", (*Handler).static},
 	{http.MethodGet, "/sessions", (*Handler).listSessions},
+	{http.MethodGet, "/live/sessions", (*Handler).liveList},
+	{http.MethodGet, "/trash", (*Handler).trash},
 	{http.MethodGet, "/sessions/new", (*Handler).newSession},
 	{http.MethodPost, "/sessions", (*Handler).createSession},
 	{http.MethodPost, "/quick_prompt", (*Handler).quickPrompt},
+	{http.MethodPost, "/chat_bubble", (*Handler).chatBubble},
 	{http.MethodGet, "/sessions/:id", (*Handler).showSession},
+	{http.MethodGet, "/sessions/:id/live", (*Handler).liveSession},
 	{http.MethodPost, "/sessions/:id/follow_up", (*Handler).followUp},
 	{http.MethodPost, "/sessions/:id/enqueued_messages", (*Handler).enqueue},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/edit", editMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/reorder", reorderMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/delete", deleteMessage},
+	{http.MethodPost, "/sessions/:id/enqueued_messages/:message_id/send_now", sendNow},
+	{http.MethodPost, "/sessions/:id/pause", pauseSession},
+	{http.MethodPost, "/sessions/:id/sleep", sleepSession},
+	{http.MethodPost, "/sessions/:id/restart", restartSession},
+	{http.MethodPost, "/sessions/:id/fork", forkSession},
+	{http.MethodPost, "/sessions/:id/refresh", refreshSession},
+	{http.MethodPost, "/sessions/:id/archive", archiveSession},
+	{http.MethodPost, "/sessions/:id/unarchive", unarchiveSession},
+	{http.MethodPost, "/sessions/:id/favorite", favoriteSession},
+	{http.MethodPost, "/sessions/:id/notes", notesSession},
+	{http.MethodPost, "/sessions/:id/update", updateSession},
+	{http.MethodPost, "/sessions/:id/delete", (*Handler).deleteSession},
 	// The supervisor pages are the only place the roster is edited.
 	{http.MethodGet, "/supervisor/users", (*Handler).listUsers},
 	{http.MethodPost, "/supervisor/users", (*Handler).saveUser},

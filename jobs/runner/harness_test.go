@@ -23,6 +23,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/handlers/handlerstest"
+	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/jobs"
 	"github.com/zimmerhq/zimmer/jobs/runner"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
@@ -40,6 +41,9 @@ const (
 )
 
 const apiKey = "runner-test-key-0123456789abcdef"
+
+// The web UI's credential, for the tests that watch a run in the browser.
+const webUser, webPassword = "runner", "runner-web-password"
 
 var (
 	tmpRoot   string // removed when the tests end; the shared environment's data lives here
@@ -203,7 +207,8 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, DataDir: dataDir,
 		TriggerSettle: 500 * time.Millisecond})
-	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey}}))
+	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey},
+		Web: web.Config{User: webUser, Password: webPassword}}))
 	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
 	e.runner = e.newRunner(t, o, m.RegisterRuns())

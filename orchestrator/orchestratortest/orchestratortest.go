@@ -23,9 +23,11 @@ type Options struct {
 	AdminUser  string
 	// SlackMappedOnly is ZIMMER_SLACK_MAPPED_ONLY.
 	SlackMappedOnly bool
-	Observer        orchestrator.Observer
-	Log             *slog.Logger // nil discards (graphtest.Logger)
-	DataDir         string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
+	// SlackWorkspaceURL is ZIMMER_SLACK_WORKSPACE_URL.
+	SlackWorkspaceURL string
+	Observer          orchestrator.Observer
+	Log               *slog.Logger // nil discards (graphtest.Logger)
+	DataDir           string       // ZIMMER_DATA_DIR; "" is a fresh temporary directory
 	// Variables is where readiness looks catalog ${VAR}s up (nothing resolves when zero).
 	Variables catalog.Variables
 	// Now is the service clock (time.Now when nil); TriggerSettle is how long a needs_input
@@ -74,7 +76,7 @@ func New(t testing.TB, o Options) Env {
 		dir = t.TempDir()
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
-		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, DataDir: dir, Variables: o.Variables,
+		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
 		Now: o.Now, TriggerSettle: o.TriggerSettle,
 		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
