@@ -9,9 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -136,18 +134,3 @@ func Session(t testing.TB, s *graph.Store, edit func(*session.Session)) *session
 	return out.Session
 }
 
-// Exclusive holds a lock named name, across every test process on this machine, until the test
-// ends: for tests whose assertions a concurrent test in another package could upset through
-// state shared by the whole graph (marking every notification read, say).
-func Exclusive(t testing.TB, name string) {
-	t.Helper()
-	f, err := os.OpenFile(filepath.Join(os.TempDir(), "zimmer-test-"+name+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() })
-}
