@@ -133,4 +133,3 @@ func Session(t testing.TB, s *graph.Store, edit func(*session.Session)) *session
 	}
 	return out.Session
 }
-
