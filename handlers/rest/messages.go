@@ -90,8 +90,7 @@ func (h *Handler) followUp(c *gin.Context) error {
 }
 
 func (h *Handler) listMessages(c *gin.Context) error {
-	page, _ := strconv.Atoi(c.Query("page"))
-	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	page, perPage := pageQuery(c)
 	sessionID, err := h.sessionID(c)
 	if err != nil {
 		return err
@@ -105,9 +104,7 @@ func (h *Handler) listMessages(c *gin.Context) error {
 	for _, m := range list {
 		out = append(out, renderMessage(m))
 	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_messages": out, "pagination": gin.H{
-		"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages,
-	}})
+	c.JSON(http.StatusOK, gin.H{"enqueued_messages": out, "pagination": renderPage(p)})
 	return nil
 }
 
