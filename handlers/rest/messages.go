@@ -108,21 +108,31 @@ func (h *Handler) listMessages(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) showMessage(c *gin.Context) error {
-	id, err := messageID(c)
+// messageOf reads the session and the message a message route addresses.
+func (h *Handler) messageOf(c *gin.Context) (sessionID, id int64, err error) {
+	if id, err = messageID(c); err != nil {
+		return 0, 0, err
+	}
+	sessionID, err = h.sessionID(c)
+	return sessionID, id, err
+}
+
+// answerMessage answers with one message, or the operation's error.
+func answerMessage(c *gin.Context, status int, m *session.Message, err error) error {
 	if err != nil {
 		return err
 	}
-	sessionID, err := h.sessionID(c)
+	c.JSON(status, gin.H{"enqueued_message": renderMessage(m)})
+	return nil
+}
+
+func (h *Handler) showMessage(c *gin.Context) error {
+	sessionID, id, err := h.messageOf(c)
 	if err != nil {
 		return err
 	}
 	m, err := h.ops.GetMessage(c.Request.Context(), sessionID, id)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusOK, m, err)
 }
 
 func (h *Handler) createMessage(c *gin.Context) error {
@@ -140,11 +150,7 @@ func (h *Handler) createMessage(c *gin.Context) error {
 		return err
 	}
 	m, err := h.ops.CreateMessage(c.Request.Context(), sessionID, p)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusCreated, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusCreated, m, err)
 }
 
 func (h *Handler) updateMessage(c *gin.Context) error {
@@ -161,19 +167,11 @@ func (h *Handler) updateMessage(c *gin.Context) error {
 		return err
 	}
 	m, err := h.ops.UpdateMessage(c.Request.Context(), sessionID, id, p)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusOK, m, err)
 }
 
 func (h *Handler) deleteMessage(c *gin.Context) error {
-	id, err := messageID(c)
-	if err != nil {
-		return err
-	}
-	sessionID, err := h.sessionID(c)
+	sessionID, id, err := h.messageOf(c)
 	if err != nil {
 		return err
 	}
@@ -198,11 +196,7 @@ func (h *Handler) reorderMessage(c *gin.Context) error {
 		return err
 	}
 	m, err := h.ops.ReorderMessage(c.Request.Context(), sessionID, id, *position)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusOK, m, err)
 }
 
 func (h *Handler) interruptMessage(c *gin.Context) error {
