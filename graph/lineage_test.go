@@ -41,7 +41,7 @@ func importLineage(t *testing.T, store *graph.Store, names []string, edges [][2]
 // Two writers each add one half of a cycle at the same moment — P → Q while Q already reaches
 // R, and R → S while S already reaches P — directly or through a path of other sessions. Each
 // edge alone is legal; together they close P → Q ⇝ R → S ⇝ P. Exactly one must land, the other
-// be refused, however the two interleave: the check locks what a cycle could run through.
+// be refused, however the two interleave.
 func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
@@ -117,10 +117,9 @@ func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
 	}
 }
 
-// Both sides of the new edge are wider than the cycle check's first search (the senior has 300
-// seniors, the junior 300 juniors): the check widens until one side is exhausted, and its answer
-// is as exact as on a small graph — a cycle through the far end of either side is found.
-func TestTheCycleCheckWidensPastItsFirstSearch(t *testing.T) {
+// Both sides of the new edge are wide (the senior has 300 seniors, the junior 300 juniors): the
+// answer is as exact as on a small graph — a cycle through the far end of both sides is found.
+func TestTheCycleCheckIsExactWhenBothSidesAreWide(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	const wide = 300

@@ -65,12 +65,6 @@ func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Crea
 		if err != nil {
 			return Created{}, err
 		}
-		if p, ok := sess.LineageParentID(); ok {
-			// The spawn parent locked like both ends of every lineage edge (see guardEdge).
-			if _, err := lockSession(tx, p); err != nil && !errors.Is(err, ErrNotFound) {
-				return Created{}, err
-			}
-		}
 		if err := linkSpawnParent(tx, sess.ID); err != nil {
 			return Created{}, err
 		}
@@ -139,14 +133,16 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 		return nil
 	}
 	if hasNew {
-		// Both ends locked before the check (the session already is), as every edge writer
-		// does: what guardEdge's proof rests on.
-		if _, err := lockSession(tx, newParent); errors.Is(err, ErrNotFound) {
-			return linkSpawnParent(tx, after.ID) // a dangling router pointer links nothing
-		} else if err != nil {
+		// Both ends locked before the check (the session already is), then the lineage lock, in
+		// the order every edge writer takes them: what lets record_uncle_edge skip the lineage
+		// lock when no cycle is possible.
+		if _, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": newParent}); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		if cyc, err := guardEdge(tx, newParent, after.ID, nil); err != nil {
+		if err := lockLineage(tx); err != nil {
+			return err
+		}
+		if cyc, err := reaches(tx, after.ID, newParent); err != nil {
 			return err
 		} else if cyc {
 			return fmt.Errorf("session %d cannot be spawned by #%d, which it already reaches: %w", after.ID, newParent, ErrCycle)

@@ -130,15 +130,30 @@ var AppendLog string
 //go:embed list_logs.cypher
 var ListLogs string
 
-// RecordUncleEdge locks both ends of an uncle edge and decides the senior's side.
+// LockLineage serialises lineage edge writes.
+//
+//go:embed lock_lineage.cypher
+var LockLineage string
+
+// RecordUncleEdge decides and, in the common case, writes an uncle edge.
 //
 //go:embed record_uncle_edge.cypher
 var RecordUncleEdge string
+
+// Reaches is the exact reachability check.
+//
+//go:embed reaches.cypher
+var Reaches string
 
 // UncleEdge reads one uncle edge.
 //
 //go:embed uncle_edge.cypher
 var UncleEdge string
+
+// CreateUncleEdge writes an uncle edge.
+//
+//go:embed create_uncle_edge.cypher
+var CreateUncleEdge string
 
 // SessionProvenance reads a session with its lineage walk, human messages and roster.
 //
