@@ -274,3 +274,12 @@ func TestIncludeTranscriptAddsTheStoredTranscript(t *testing.T) {
 		t.Fatalf("transcript (the line cut short left out): %v", ran["transcript"])
 	}
 }
+
+func TestSkillsListsTheCatalogsSkills(t *testing.T) {
+	e := setup(t)
+	r := e.do(t, "GET", "/api/v1/skills", nil)
+	skills, _ := r.body["skills"].([]any)
+	if r.status != 200 || len(skills) != 2 || skills[0].(map[string]any)["name"] != "code-review" || skills[1].(map[string]any)["name"] != "release-notes" {
+		t.Fatalf("got %d %s", r.status, r.raw)
+	}
+}
