@@ -2,15 +2,63 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
 )
+
+// The immutability sweep calls every REST route; these give this file's routes plausible input.
+func init() {
+	category := func(t *testing.T, s *sweep) string {
+		t.Helper()
+		c, err := s.h.ops.CreateCategory(context.Background(), graphtest.Unique(t, "sweep"), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(c.ID)
+	}
+	target := func(fields map[string]any) sweepFixture {
+		return func(_ *testing.T, s *sweep) (string, map[string]any) { return fmt.Sprint(s.target.ID), fields }
+	}
+	for route, fx := range map[string]sweepFixture{
+		"REST POST /categories": func(t *testing.T, _ *sweep) (string, map[string]any) {
+			return "", map[string]any{"name": graphtest.Unique(t, "sweep")}
+		},
+		"REST PATCH /categories/:id": func(t *testing.T, s *sweep) (string, map[string]any) {
+			return category(t, s), map[string]any{"is_frozen": true}
+		},
+		"REST DELETE /categories/:id": func(t *testing.T, s *sweep) (string, map[string]any) { return category(t, s), nil },
+		"REST POST /categories/reorder": func(t *testing.T, s *sweep) (string, map[string]any) {
+			return "", map[string]any{"ids": []string{category(t, s)}}
+		},
+		"REST POST /sessions/bulk_archive": func(t *testing.T, s *sweep) (string, map[string]any) {
+			return "", map[string]any{"session_ids": []int64{s.h.session(t, nil).ID}}
+		},
+		"REST POST /sessions/:id/message_parent": func(t *testing.T, s *sweep) (string, map[string]any) {
+			out, err := s.h.ops.Create(context.Background(), orchestrator.CreateParams{GitRoot: new("file:///tmp/repo"),
+				ParentSessionID: &s.target.ID, Genesis: session.GenesisAPI})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(out.Session.ID), map[string]any{"reason": "other"}
+		},
+		"REST PATCH /sessions/:id/catalog_skills":  target(map[string]any{"catalog_skills": []string{}}),
+		"REST PATCH /sessions/:id/catalog_hooks":   target(map[string]any{"catalog_hooks": []string{}}),
+		"REST PATCH /sessions/:id/catalog_plugins": target(map[string]any{"catalog_plugins": []string{}}),
+		"REST PATCH /sessions/:id/model":           target(map[string]any{"model": "opus"}),
+		"REST PATCH /sessions/:id/heartbeat":       target(map[string]any{"enabled": true}),
+	} {
+		sweepFixtures[route] = fx
+	}
+}
 
 // The routes that change one setting of a session, the search, the bulk archive and the
 // categories (a missing key's 401 for each is TestEveryAPIRouteRequiresAValidKey's).
@@ -142,7 +190,7 @@ func TestMessageParentDeliversToTheSpawningSession(t *testing.T) {
 
 func TestSearchFindsByTitleAndRefusesABadQuery(t *testing.T) {
 	e := setup(t)
-	word := strings.ReplaceAll(strings.ToLower(t.Name()), "/", "-")
+	word := strings.ToLower(graphtest.Unique(t, "findme"))
 	hit := e.create(t, map[string]any{"title": "Fix " + word})
 	e.create(t, map[string]any{"title": "Something else"})
 	r := e.do(t, "GET", "/api/v1/sessions/search?q="+strings.ToUpper(word), nil)

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 )
@@ -29,21 +28,9 @@ func TestTheClientCommandsDriveALiveServe(t *testing.T) {
 	const key = "cli-e2e-test-key-0123456789"
 	env := map[string]string{"NEO4J_URI": o.URI, "NEO4J_USER": o.User, "NEO4J_PASSWORD": o.Password,
 		"REDIS_URL": graphtest.RedisURL(13), "API_KEYS": key, "ZIMMER_HTTP_ADDR": addr, "ZIMMER_DATA_DIR": t.TempDir()}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var log lockedBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, "serve", func(k string) string { return env[k] }, &log) }()
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(log.String(), "msg=serving") {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start: %s", log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	_, stop := startServe(t, env)
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("serve: %v", err)
 		}
 	})
