@@ -17,6 +17,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/handlers/mcp"
 	"github.com/zimmerhq/zimmer/handlers/rest"
+	"github.com/zimmerhq/zimmer/handlers/rest/openapi"
 	"github.com/zimmerhq/zimmer/handlers/slack"
 	"github.com/zimmerhq/zimmer/handlers/web"
 	"github.com/zimmerhq/zimmer/metrics"
@@ -45,6 +46,8 @@ func New(d Deps) *gin.Engine {
 	r.GET("/up", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/up/deep", deepHealth(d.Ops))
 	r.GET("/metrics", gin.WrapH(d.Metrics.Handler()))
+	// The API's description and its viewer need no key.
+	openapi.Mount(r)
 	api := r.Group("/api/v1", Authenticate(d.APIKeys, d.Ops, d.Metrics, "rest"))
 	restH := rest.New(d.Ops, d.Log, d.Metrics)
 	rest.Mount(api, restH)

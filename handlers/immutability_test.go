@@ -582,6 +582,9 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	if route.Path == "/health/queued_jobs" {
 		path += "?job_class=sweep:nothing-queued" // a preview must be scoped; it reads its query
 	}
+	if route.Path == "/sessions/search" {
+		path += "?q=sweep" // a search must have a phrase; it reads its query
+	}
 	body := map[string]any{"prompt": "sent by a script", "content": "sent by a script", "acting_session_id": forged,
 		"agent_root": "general-agent", "parent_session_id": s.target.ID, "title": "Sweep", "session_notes": "notes",
 		"position": 1, "force": true, "message_index": 0, "mcp_servers": []string{}, "session_id": s.target.ID, "message": "sent by a script",

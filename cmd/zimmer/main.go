@@ -1,5 +1,6 @@
 // Command zimmer is the orchestrator's one binary: `serve` runs the HTTP API, `worker` runs the
-// job lanes, `migrate` applies the graph schema, `verify` checks the human-message hash chains.
+// job lanes, `migrate` applies the graph schema, `verify` checks the human-message hash chains;
+// `sessions`, `tree` and `health` are a terminal's client of a running serve.
 package main
 
 import (
@@ -37,7 +38,9 @@ commands:
   verify    recompute every session's human-message hash chain; name each broken link and
             exit 1 if any
 
-Configuration comes from the environment; see README.md.`
+Configuration comes from the environment; see README.md.
+
+` + clientUsage
 
 func main() {
 	if len(os.Args) < 2 {
@@ -46,6 +49,11 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if clientCommands[os.Args[1]] {
+		code := cli(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	if err := run(ctx, os.Args[1], os.Getenv, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "zimmer:", err)
 		os.Exit(1)

@@ -59,6 +59,26 @@ func TestMigrateAppliesTheSchemaToARealNeo4j(t *testing.T) {
 }
 
 // lockedBuffer is the log of a process running in another goroutine.
+// startServe runs `zimmer serve` with env until it logs that it is serving; stop ends it and
+// returns what it returned.
+func startServe(t *testing.T, env map[string]string) (*lockedBuffer, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, "serve", func(k string) string { return env[k] }, log) }()
+	stop := func() error { cancel(); return <-done }
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(log.String(), "msg=serving") {
+		if time.Now().After(deadline) {
+			_ = stop()
+			t.Fatalf("serve did not start: %s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return log, stop
+}
+
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -89,20 +109,8 @@ func TestServeLogsItsStoresWithoutTheirPasswords(t *testing.T) {
 	}
 	env := map[string]string{"NEO4J_URI": o.URI, "NEO4J_USER": o.User, "NEO4J_PASSWORD": o.Password, "REDIS_URL": redisURL,
 		"API_KEYS": "serve-log-test-key-0123456789", "ZIMMER_HTTP_ADDR": "127.0.0.1:0", "ZIMMER_DATA_DIR": t.TempDir()}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var log lockedBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, "serve", func(k string) string { return env[k] }, &log) }()
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(log.String(), "msg=serving") {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start: %s", log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
+	log, stop := startServe(t, env)
+	if err := stop(); err != nil {
 		t.Fatalf("serve: %v", err)
 	}
 	for name, secret := range map[string]string{"Redis password": redisPassword, "Neo4j password": o.Password, "API key": env["API_KEYS"]} {

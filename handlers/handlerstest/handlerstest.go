@@ -1,6 +1,8 @@
 // Package handlerstest is the one HTTP client the tests of Zimmer's surfaces share (REST, MCP,
 // the web UI and Slack, and the runner's end-to-end tests that drive them): build a request,
-// set headers, send it, read the answer.
+// set headers, send it, read the answer. Every exchange with the JSON API is checked against the
+// OpenAPI document on the way (openapitest.Check), so a shape change the document does not
+// carry fails the test that made it.
 package handlerstest
 
 import (
@@ -10,6 +12,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/zimmerhq/zimmer/handlers/rest/openapi/openapitest"
 )
 
 // Response is one HTTP exchange as a test reads it; Body is the answer decoded as a JSON
@@ -59,6 +63,12 @@ func Send(t testing.TB, client *http.Client, req *http.Request, headers ...strin
 			req.Header.Set(headers[i], headers[i+1])
 		}
 	}
+	var sent []byte
+	if req.GetBody != nil {
+		if b, err := req.GetBody(); err == nil {
+			sent, _ = io.ReadAll(b)
+		}
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +78,7 @@ func Send(t testing.TB, client *http.Client, req *http.Request, headers ...strin
 	if err != nil {
 		t.Fatalf("read %s %s: %v", req.Method, req.URL.Path, err)
 	}
+	openapitest.Check(t, req, sent, resp.StatusCode, resp.Header, raw)
 	out := Response{Status: resp.StatusCode, Header: resp.Header, Raw: string(raw)}
 	_ = json.Unmarshal(raw, &out.Body)
 	return out

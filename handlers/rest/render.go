@@ -51,6 +51,9 @@ type sessionJSON struct {
 	Visibility               string         `json:"visibility"`
 	ParentSessionID          *int64         `json:"parent_session_id"`
 	IdempotencyKey           *string        `json:"idempotency_key"`
+	// Transcript is set only when GET /sessions/:id is asked include_transcript=true; an
+	// interface, so that a session without one still shows [] rather than no key.
+	Transcript any `json:"transcript,omitempty"`
 }
 
 func renderSession(s *session.Session) sessionJSON {

@@ -19,7 +19,7 @@ func (h *Handler) listSessions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"sessions": renderSessions(list), "pagination": renderPage(p)})
+	c.JSON(http.StatusOK, gin.H{"sessions": h.withCategories(c.Request.Context(), list), "pagination": renderPage(p)})
 	return nil
 }
 
@@ -80,7 +80,15 @@ func (h *Handler) showSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	resp := gin.H{"session": renderSession(rec.Session), "status_summary": nil,
+	js := h.renderSessionWithCategory(c.Request.Context(), rec.Session)
+	if queryBool(c.Query("include_transcript")) {
+		records, err := h.ops.TranscriptRecords(c.Request.Context(), sessionID)
+		if err != nil {
+			return err
+		}
+		js.Transcript = records
+	}
+	resp := gin.H{"session": js, "status_summary": nil,
 		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)}
 	if !asOf.IsZero() {
 		resp["as_of"] = asOf.UTC()

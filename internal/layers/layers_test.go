@@ -22,8 +22,8 @@ var order = [][]string{
 	{"graph", "graph/graphtest", "jobs/tasks", "githubapi"},
 	// The operations.
 	{"orchestrator", "orchestrator/orchestratortest"},
-	// Surfaces and workers.
-	{"handlers", "handlers/handlerstest", "handlers/rest", "handlers/mcp", "handlers/web", "handlers/slack", "jobs", "jobs/runner", "jobs/notify"},
+	// Surfaces and workers, the API's description and its generated client.
+	{"handlers", "handlers/handlerstest", "handlers/rest", "handlers/rest/openapi", "handlers/rest/openapi/openapitest", "client", "handlers/mcp", "handlers/web", "handlers/slack", "jobs", "jobs/runner", "jobs/notify"},
 	// Wiring, and the packages that hold only tests of the repository's tooling.
 	{"cmd/zimmer", "cmd/zimmer-bench", "devtools", "deploy", "internal/layers"},
 }
