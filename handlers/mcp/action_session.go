@@ -60,7 +60,7 @@ var actionVerbs = verbs[action]{
 	{"toggle_push_notifications", action{run: actTogglePush}},
 	{"set_heartbeat", action{run: actSetHeartbeat}},
 	{"fork", action{run: actFork, fence: "fork"}},
-	{"regenerate_status_summary", action{run: notBuilt("status summaries (a summary fork of the session), which are not built yet"), fence: "regenerate the status summary of"}},
+	{"regenerate_status_summary", action{run: actRegenerateStatusSummary, fence: "regenerate the status summary of"}},
 	{"refresh", action{run: actRefresh}},
 	{"refresh_all", action{run: notBuilt("the fleet-wide refresh (restart up to 50 failed or parked sessions, re-read up to 50 transcripts), which is not built yet"), noSession: true}},
 	{"update_notes", action{run: actUpdateNotes}},

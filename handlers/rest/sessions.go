@@ -84,7 +84,11 @@ func (h *Handler) showSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	resp := gin.H{"session": renderSession(rec.Session), "status_summary": nil,
+	summary, err := h.ops.StatusSummary(c.Request.Context(), sessionID)
+	if err != nil {
+		return err
+	}
+	resp := gin.H{"session": renderSession(rec.Session), "status_summary": renderStatusSummary(summary),
 		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)}
 	if !asOf.IsZero() {
 		resp["as_of"] = asOf.UTC()
