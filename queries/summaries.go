@@ -2,7 +2,7 @@ package queries
 
 import _ "embed" // the statements below are embedded strings
 
-// The status summaries' statements.
+// The status summaries' and the fleet-wide refresh's statements.
 
 // GetStatusSummary reads a session's status summary.
 //
@@ -13,3 +13,8 @@ var GetStatusSummary string
 //
 //go:embed save_status_summary.cypher
 var SaveStatusSummary string
+
+// FleetSessions lists the sessions refresh_all walks.
+//
+//go:embed fleet_sessions.cypher
+var FleetSessions string

@@ -211,7 +211,7 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 	}
 }
 
-func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
+func TestRegeneratingTheSummaryOfASessionThatNeverRanIsRefused(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) {
@@ -219,8 +219,6 @@ func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
 		s.Metadata[session.MetaAgentRoot] = "zimmer"
 	})
 	e.refused(t, "/mcp", "action_session", act(s.ID, "regenerate_status_summary", nil), "Session has no transcript yet.")
-	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"},
-		`The "refresh_all" action is not available yet: it needs the fleet-wide refresh`)
 }
 
 func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {

@@ -11,6 +11,18 @@ import (
 // summaryRoutes are the status summaries and the fleet-wide refresh.
 var summaryRoutes = []Route{
 	{http.MethodPost, "/sessions/:id/regenerate_status_summary", (*Handler).regenerateStatusSummary},
+	{http.MethodPost, "/sessions/refresh_all", (*Handler).refreshAll},
+}
+
+// refreshAll restarts, continues and re-reads the fleet (orchestrator.RefreshAll).
+func (h *Handler) refreshAll(c *gin.Context) error {
+	r, err := h.ops.RefreshAll(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, gin.H{"message": r.Message(), "refreshed": len(r.Refreshed), "restarted": len(r.Restarted),
+		"continued": len(r.Continued), "errors": r.Errors, "more": r.More})
+	return nil
 }
 
 // regenerateStatusSummary queues a generation of the session's status summary: 202, or 422
