@@ -115,11 +115,8 @@ func (s *Service) RegenerateStatusSummary(ctx context.Context, id int64) error {
 // regenerated when its transcript grew since the last one.
 func (s *Service) refreshStatusSummary(ctx context.Context, r effectRun) error {
 	sess, err := s.store.GetSession(ctx, r.SessionID)
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil
-	}
 	if err != nil {
-		return err
+		return ignoreDeleted(err)
 	}
 	if !s.hasTranscript(sess) {
 		return nil
@@ -160,11 +157,8 @@ func (s *Service) requestStatusSummary(ctx context.Context, id int64) error {
 // retried; a session deleted meanwhile is done.
 func (s *Service) GenerateStatusSummary(ctx context.Context, id int64, sum Summarizer) error {
 	sess, err := s.store.GetSession(ctx, id)
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil
-	}
 	if err != nil {
-		return err
+		return ignoreDeleted(err)
 	}
 	ss, err := s.store.StatusSummary(ctx, id)
 	if err != nil {
@@ -192,10 +186,7 @@ func (s *Service) GenerateStatusSummary(ctx context.Context, id int64, sum Summa
 	} else {
 		ss.Summary, ss.Error, ss.State, ss.GeneratedAt, ss.CoveredBytes = &answer, nil, SummaryReady, &now, end
 	}
-	if err := s.store.SaveStatusSummary(ctx, id, ss); err != nil && !errors.Is(err, graph.ErrNotFound) {
-		return err
-	}
-	return nil
+	return ignoreDeleted(s.store.SaveStatusSummary(ctx, id, ss))
 }
 
 func summaryPrompt(sess *session.Session, rendered string) string {
@@ -221,11 +212,8 @@ func summaryPrompt(sess *session.Session, rendered string) string {
 // inferred from its prompt.
 func (s *Service) inferTitle(ctx context.Context, r effectRun) error {
 	sess, err := s.store.GetSession(ctx, r.SessionID)
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil
-	}
 	if err != nil {
-		return err
+		return ignoreDeleted(err)
 	}
 	if !needsTitle(sess) {
 		return nil
@@ -241,11 +229,8 @@ func needsTitle(sess *session.Session) bool {
 // session meanwhile. A failed call leaves the placeholder (logged).
 func (s *Service) InferTitle(ctx context.Context, id int64, sum Summarizer) error {
 	sess, err := s.store.GetSession(ctx, id)
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil
-	}
 	if err != nil {
-		return err
+		return ignoreDeleted(err)
 	}
 	if !needsTitle(sess) {
 		return nil
@@ -271,10 +256,7 @@ func (s *Service) InferTitle(ctx context.Context, id int64, sum Summarizer) erro
 		}
 		return nil
 	})
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil
-	}
-	return err
+	return ignoreDeleted(err)
 }
 
 // cleanTitle is the answer's first line, unquoted and bounded.
@@ -304,4 +286,12 @@ func (s *Service) transcriptSize(id int64) int64 {
 		return 0
 	}
 	return info.Size()
+}
+
+// ignoreDeleted: an inference about a session deleted meanwhile has nothing left to do.
+func ignoreDeleted(err error) error {
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil
+	}
+	return err
 }
