@@ -31,8 +31,8 @@ type env struct {
 	queue *tasks.Queue
 	ops   *orchestrator.Service
 	m     *metrics.Metrics
-	// dataDir is where the service reads transcripts: transcript.Path(dataDir, id).
-	dataDir string
+	// dataDir is where transcripts are read; fleet the label the fleet-wide actions reach.
+	dataDir, fleet string
 }
 
 func setup(t *testing.T) *env {
@@ -46,7 +46,7 @@ func setupWithRedis(t *testing.T, redisURL string) *env {
 	m := metrics.New()
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: o.Ops, Metrics: m, Log: graphtest.Logger(), APIKeys: []string{"another-key-0123456789", apiKey}}))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops, m: m, dataDir: o.DataDir}
+	return &env{srv: srv, store: o.Store, queue: o.Queue, ops: o.Ops, m: m, dataDir: o.DataDir, fleet: o.FleetScope}
 }
 
 type response struct {

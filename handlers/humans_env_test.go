@@ -65,14 +65,15 @@ type humansOpts struct {
 	log             *slog.Logger // nil discards
 	catalogDir      string       // "" is the built-in catalog
 	variables       catalog.Variables
-	backlog         bool // hold the work backlog, emptied, for the test (orchestratortest.ExclusiveBacklog)
+	backlog         bool   // hold the work backlog, emptied, for the test (orchestratortest.ExclusiveBacklog)
+	redisURL        string // a Redis of the test's own (lanes it may halt), else the package's database
 }
 
 func setupHumans(t *testing.T, o humansOpts) *humans {
 	t.Helper()
 	m := metrics.New()
 	log := cmp.Or(o.log, graphtest.Logger())
-	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, RedisURL: o.redisURL, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
 		SlackMappedOnly: o.slackMappedOnly, SlackWorkspaceURL: o.slackWorkspace, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
 	store := e.Store
 	if o.backlog {

@@ -83,6 +83,10 @@ var sweepFixtures = map[string]sweepFixture{
 		return queuedItem(t, s), map[string]any{"reason": "swept"}
 	},
 	"web POST /backlog/:id/start": func(t *testing.T, s *sweep) (string, map[string]any) { return queuedItem(t, s), nil },
+	// Turning recovery mode off is the switch's harmless direction on a shared Redis.
+	"web POST /health/queue_recovery_mode": func(*testing.T, *sweep) (string, map[string]any) {
+		return "", map[string]any{"mode": "off"}
+	},
 	"web POST /gate_decisions/:id/feedback": func(t *testing.T, s *sweep) (string, map[string]any) {
 		d, err := s.h.ops.RecordGateDecision(context.Background(), orchestrator.GateRecord{Surface: graphtest.Unique(t, "sweep"), Decision: "hold"})
 		if err != nil {

@@ -43,8 +43,7 @@ func (r effectRun) Key() string { return r.Batch + ":" + string(r.Effect) }
 type effectHandler func(*Service, context.Context, effectRun) error
 
 // effectHandlers maps each deferred effect to what does it. An effect without an entry is
-// recorded and passed over: its machinery (title inference and status summaries belong to the
-// summarizer) is not built yet.
+// recorded and passed over.
 var effectHandlers = map[session.Effect]effectHandler{
 	session.EffectScheduleDrain:         (*Service).scheduleDrain,
 	session.EffectCleanupClone:          (*Service).scheduleCloneCleanup,
@@ -55,6 +54,8 @@ var effectHandlers = map[session.Effect]effectHandler{
 	session.EffectFireTriggers:          (*Service).fireAOEventTriggers,
 	session.EffectCancelOneTimeWakes:    (*Service).cancelOneTimeWakes,
 	session.EffectRemoveWatchers:        (*Service).removeWatchers,
+	session.EffectInferTitle:            (*Service).inferTitle,
+	session.EffectRefreshStatusSummary:  (*Service).refreshStatusSummary,
 }
 
 // effectBatch is the durable record of one transition's after-commit effects.

@@ -25,6 +25,7 @@ type Queue interface {
 	EnqueueCleanupClone(ctx context.Context, p tasks.CleanupClone, taskID string) error
 	EnqueueNeedsInputPush(ctx context.Context, sessionID int64, batch string) error
 	EnqueueNotificationDelivery(ctx context.Context, notificationID int64) error
+	EnqueueInference(ctx context.Context, typ string, sessionID int64) error
 	TaskQueued(ctx context.Context, lane, taskID string) (bool, error)
 	Ping(ctx context.Context) error
 

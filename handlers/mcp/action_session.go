@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
@@ -32,13 +31,6 @@ type action struct {
 	closedWhenRestricted bool
 }
 
-// notBuilt answers for an action whose machinery does not exist yet, naming what it needs.
-func notBuilt(needs string) func(context.Context, *actionCall) (string, error) {
-	return func(_ context.Context, a *actionCall) (string, error) {
-		return "", unavailable(fmt.Sprintf("The %q action", a.args.text("action")), needs)
-	}
-}
-
 // actionVerbs is every action, in the order the sessions-group enum lists them; message_parent
 // (last) exists only in the self_session variant.
 var actionVerbs = verbs[action]{
@@ -60,9 +52,9 @@ var actionVerbs = verbs[action]{
 	{"toggle_push_notifications", action{run: actTogglePush}},
 	{"set_heartbeat", action{run: actSetHeartbeat}},
 	{"fork", action{run: actFork, fence: "fork"}},
-	{"regenerate_status_summary", action{run: notBuilt("status summaries (a summary fork of the session), which are not built yet"), fence: "regenerate the status summary of"}},
+	{"regenerate_status_summary", action{run: actRegenerateStatusSummary, fence: "regenerate the status summary of"}},
 	{"refresh", action{run: actRefresh}},
-	{"refresh_all", action{run: notBuilt("the fleet-wide refresh (restart up to 50 failed or parked sessions, re-read up to 50 transcripts), which is not built yet"), noSession: true}},
+	{"refresh_all", action{run: actRefreshAll, noSession: true}},
 	{"update_notes", action{run: actUpdateNotes}},
 	{"update_title", action{run: actUpdateTitle}},
 	{"toggle_favorite", action{run: actToggleFavorite}},

@@ -211,17 +211,14 @@ func TestEditingActionsRefuseBadValues(t *testing.T) {
 	}
 }
 
-func TestActionsWithoutMachinerySayWhatTheyNeed(t *testing.T) {
+func TestRegeneratingTheSummaryOfASessionThatNeverRanIsRefused(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	s := e.fixture(t, func(s *session.Session) {
 		s.Status = session.StatusRunning
 		s.Metadata[session.MetaAgentRoot] = "zimmer"
 	})
-	e.refused(t, "/mcp", "action_session", act(s.ID, "regenerate_status_summary", nil),
-		`The "regenerate_status_summary" action is not available yet: it needs status summaries`)
-	e.refused(t, "/mcp", "action_session", map[string]any{"action": "refresh_all"},
-		`The "refresh_all" action is not available yet: it needs the fleet-wide refresh`)
+	e.refused(t, "/mcp", "action_session", act(s.ID, "regenerate_status_summary", nil), "Session has no transcript yet.")
 }
 
 func TestPauseIntoSpotQueueSleepsWithNoTrigger(t *testing.T) {

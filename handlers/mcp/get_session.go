@@ -76,8 +76,11 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	writePrompt(&b, s, verbose)
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
 	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
-	b.heading(3, "Status Summary")
-	b.line("_None: no status summary has been generated for this session (status summaries are not built yet)._")
+	summary, err := c.h.ops.StatusSummary(ctx, s.ID)
+	if err != nil {
+		return "", err
+	}
+	writeStatusSummary(&b, summary)
 	budget := provenance.Summary
 	if verbose {
 		budget = provenance.Uncut

@@ -29,6 +29,9 @@ var claudeRuntime = runtime{
 		}
 		return append(args, "--", s.prompt)
 	},
+	oneShot: func(prompt, model string) []string {
+		return withModel([]string{"-p", "--output-format", "stream-json", "--verbose"}, "--model", model, prompt)
+	},
 	env: func(s spawnSpec) map[string]string {
 		return map[string]string{"CLAUDE_CODE_AUTO_COMPACT_WINDOW": itoa(s.autoCompact)}
 	},

@@ -24,5 +24,8 @@ var codexRuntime = runtime{
 		}
 		return append(args, "--", s.prompt)
 	},
+	oneShot: func(prompt, model string) []string {
+		return withModel([]string{"exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check"}, "-m", model, prompt)
+	},
 	env: noEnv,
 }

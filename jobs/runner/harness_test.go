@@ -377,6 +377,18 @@ func turns(lines []map[string]any) []map[string]any {
 // invocations are the fake agent's logged runs for one session.
 func (e *env) invocations(t *testing.T, id int64) []map[string]any {
 	t.Helper()
+	var out []map[string]any
+	for _, m := range e.allInvocations(t) {
+		if m["env"].(map[string]any)["ZIMMER_SESSION_ID"] == strconv.FormatInt(id, 10) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// allInvocations are every logged run of the fake agent.
+func (e *env) allInvocations(t *testing.T) []map[string]any {
+	t.Helper()
 	data, err := os.ReadFile(e.log)
 	if err != nil {
 		t.Fatal(err)
@@ -384,7 +396,7 @@ func (e *env) invocations(t *testing.T, id int64) []map[string]any {
 	var out []map[string]any
 	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
 		var m map[string]any
-		if json.Unmarshal([]byte(line), &m) == nil && m["env"].(map[string]any)["ZIMMER_SESSION_ID"] == strconv.FormatInt(id, 10) {
+		if json.Unmarshal([]byte(line), &m) == nil {
 			out = append(out, m)
 		}
 	}

@@ -24,5 +24,8 @@ var piRuntime = runtime{
 		}
 		return append(args, "--", s.prompt)
 	},
+	oneShot: func(prompt, model string) []string {
+		return withModel([]string{"-p", "--mode", "json", "--no-session"}, "--model", model, prompt)
+	},
 	env: noEnv,
 }

@@ -71,6 +71,9 @@ type Options struct {
 	// BacklogEvery is the unattended backlog job's cadence; zero does not schedule it (the
 	// tests, whose graph holds other tests' backlog items).
 	BacklogEvery time.Duration
+	// Summarizer makes the inference lane's one-shot calls (status summaries, titles); nil asks
+	// the session's own agent CLI.
+	Summarizer orchestrator.Summarizer
 }
 
 // Runner executes session turns. It is safe for concurrent use.
@@ -119,18 +122,24 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 			return nil, fmt.Errorf("prepare %s: %w", d, err)
 		}
 	}
-	return &Runner{ops: ops, queue: queue, log: log, opt: o}, nil
+	r := &Runner{ops: ops, queue: queue, log: log, opt: o}
+	if r.opt.Summarizer == nil {
+		r.opt.Summarizer = cliSummarizer{r}
+	}
+	return r, nil
 }
 
 // Register wires the runner's tasks into a worker: agent turns on the agents lane; queue
 // drains, transitions' effects, clone cleanups and heartbeats on default; the orphan sweep,
 // retention, the spot scheduler, elicitation expiry, the transcript archive and the backlog job
-// on maintenance.
+// on maintenance; status summaries and titles on inference.
 func (r *Runner) Register(w *jobs.Worker) {
 	w.Handle(tasks.LaneAgents, tasks.TypeRunSession, r.HandleRun)
 	w.Handle(tasks.LaneDefault, tasks.TypeDrainMessages, r.HandleDrain)
 	w.Handle(tasks.LaneDefault, tasks.TypeSessionEffects, r.HandleEffects)
 	w.Handle(tasks.LaneDefault, tasks.TypeCleanupClone, r.HandleCleanupClone)
+	w.Handle(tasks.LaneInference, tasks.TypeStatusSummary, r.HandleStatusSummary)
+	w.Handle(tasks.LaneInference, tasks.TypeInferTitle, r.HandleInferTitle)
 	w.Every(tasks.LaneMaintenance, tasks.TypeSweepOrphans, r.opt.SweepEvery, r.HandleSweep)
 	w.Every(tasks.LaneMaintenance, tasks.TypeRetention, r.opt.RetentionEvery, r.HandleRetention)
 	w.Every(tasks.LaneDefault, tasks.TypeHeartbeat, r.opt.HeartbeatEvery, r.HandleHeartbeat)

@@ -17,7 +17,10 @@ type runtime struct {
 	// its stream; otherwise Zimmer mints a UUID and passes it.
 	mintsOwnID bool
 	argv       func(spawnSpec) []string
-	env        func(spawnSpec) map[string]string
+	// oneShot is the command line of a single question outside any session's conversation
+	// (status summaries, titles): print mode, the runtime's JSON events, no tools wanted.
+	oneShot func(prompt, model string) []string
+	env     func(spawnSpec) map[string]string
 }
 
 // spawnSpec is what a runtime builds one turn's command line from.

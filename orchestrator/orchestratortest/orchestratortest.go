@@ -48,6 +48,9 @@ type Env struct {
 	Queue *tasks.Queue
 	// DataDir is where the service reads transcripts: transcript.Path(DataDir, id).
 	DataDir string
+	// FleetScope is the text a session's custom_metadata must mention for the fleet-wide
+	// actions (health actions, refresh_all) to reach it.
+	FleetScope string
 }
 
 // New builds the service; the queue is closed when the test ends.
@@ -75,9 +78,10 @@ func New(t testing.TB, o Options) Env {
 	if dir == "" {
 		dir = t.TempDir()
 	}
+	fleet := cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
 		Now: o.Now, TriggerSettle: o.TriggerSettle,
-		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))})
-	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
+		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: fleet})
+	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir, FleetScope: fleet}
 }
