@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -30,8 +29,7 @@ func (h *Handler) searchSessions(c *gin.Context) error {
 	if q == "" {
 		return &requestError{http.StatusBadRequest, "Missing parameter", []string{"q is required"}}
 	}
-	page, _ := strconv.Atoi(c.Query("page"))
-	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	page, perPage := pageQuery(c)
 	p := orchestrator.SearchParams{Query: q, AgentRuntime: c.Query("agent_runtime"), PriorityClass: c.Query("priority_class"),
 		Genesis: c.Query("genesis"), ShowArchived: queryBool(c.Query("show_archived")), Page: page, PerPage: perPage}
 	if st := c.Query("status"); st != "" {
@@ -47,7 +45,7 @@ func (h *Handler) searchSessions(c *gin.Context) error {
 		// A scan has no total: the page is what this bounded pass found, and scan_complete says
 		// whether every candidate was read.
 		resp["sessions"] = h.withCategories(c.Request.Context(), res.Matches)
-		resp["pagination"] = gin.H{"page": 1, "per_page": max(len(res.Matches), 1), "total_count": len(res.Matches), "total_pages": 1}
+		resp["pagination"] = renderPage(orchestrator.Page{Page: 1, PerPage: max(len(res.Matches), 1), TotalCount: len(res.Matches), TotalPages: 1})
 		resp["scan_complete"] = res.Complete
 	} else {
 		list, pg, err := h.ops.Search(c.Request.Context(), p)
@@ -55,7 +53,7 @@ func (h *Handler) searchSessions(c *gin.Context) error {
 			return searchError(err)
 		}
 		resp["sessions"] = h.withCategories(c.Request.Context(), list)
-		resp["pagination"] = gin.H{"page": pg.Page, "per_page": pg.PerPage, "total_count": pg.TotalCount, "total_pages": pg.TotalPages}
+		resp["pagination"] = renderPage(pg)
 	}
 	c.JSON(http.StatusOK, resp)
 	return nil
