@@ -57,6 +57,9 @@ const (
 	MetaRecoveredOrphanAt         = "recovered_orphan_at"
 	MetaRecoveryContinueAttempts  = "recovery_continue_attempts"
 	MetaRecoveryContinueAbandoned = "recovery_continue_abandoned"
+	// MetaOAuthRequiredServers lists what a session parked for OAuth waits on:
+	// [{server_name, server_url, error}].
+	MetaOAuthRequiredServers = "oauth_required_servers"
 
 	// The runner's workspace and process.
 	MetaClonePath      = "clone_path"

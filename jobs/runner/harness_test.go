@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -154,6 +155,8 @@ type envOptions struct {
 	dataDir  string
 	grace    time.Duration
 	secrets  string // ZIMMER_SECRETS_FILE
+	catalog  string // a catalog folder of the test's own ("" is catDir)
+	oauth    orchestrator.OAuthConfig
 }
 
 var (
@@ -192,7 +195,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := catalog.Load(catDir)
+	cat, err := catalog.Load(cmp.Or(o.catalog, catDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +209,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 		}
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, DataDir: dataDir,
-		TriggerSettle: 500 * time.Millisecond})
+		TriggerSettle: 500 * time.Millisecond, OAuth: o.oauth})
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey},
 		Web: web.Config{User: webUser, Password: webPassword}}))
 	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
