@@ -156,6 +156,7 @@ type envOptions struct {
 	grace    time.Duration
 	secrets  string // ZIMMER_SECRETS_FILE
 	catalog  string // a catalog folder of the test's own ("" is catDir)
+	mcpRetry time.Duration // the MCP connection ladder's base (30 s when 0)
 	oauth    orchestrator.OAuthConfig
 }
 
@@ -234,7 +235,7 @@ func (e *env) newRunner(t *testing.T, o envOptions, runs *metrics.Runs) *runner.
 	r, err := runner.New(e.ops, e.queue, logger(), runner.Options{
 		DataDir: e.dataDir, PublicURL: e.srv.URL, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
-		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond,
+		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond, MCPRetryBase: o.mcpRetry,
 		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
 	})
 	if err != nil {

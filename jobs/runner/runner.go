@@ -68,6 +68,8 @@ type Options struct {
 	RetryBase time.Duration
 	// ElicitationsEvery is how often overdue elicitations are expired and reported (5 min).
 	ElicitationsEvery time.Duration
+	// MCPRetryBase is the MCP connection ladder's first wait (30 s; then 60 s and 120 s).
+	MCPRetryBase time.Duration
 	// OAuthRefreshEvery is the MCP OAuth refresh job's cadence (5 min); each pass renews the
 	// tokens that expire within two cadences.
 	OAuthRefreshEvery time.Duration
@@ -101,6 +103,7 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.HeartbeatEvery = cmp.Or(o.HeartbeatEvery, 30*time.Second)
 	o.SpotEvery = cmp.Or(o.SpotEvery, 30*time.Second)
 	o.ElicitationsEvery = cmp.Or(o.ElicitationsEvery, 5*time.Minute)
+	o.MCPRetryBase = cmp.Or(o.MCPRetryBase, 30*time.Second)
 	o.OAuthRefreshEvery = cmp.Or(o.OAuthRefreshEvery, 5*time.Minute)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv

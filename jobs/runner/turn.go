@@ -177,6 +177,9 @@ func (t *turn) monitor(ctx, work context.Context) string {
 			return t.handBack(work, "")
 		case <-tick.C:
 			t.flush(work)
+			if outcome, handled := t.mcpFailure(work, true); handled {
+				return outcome
+			}
 			if why := t.lost(work); why != "" {
 				t.r.log.Info("turn ended by someone else", "session_id", t.sess.ID, "task_id", t.taskID, "why", why)
 				t.proc.terminate(t.r.opt.TermGrace)
@@ -223,6 +226,9 @@ func (t *turn) lostOnce(ctx context.Context) string {
 // session with process_failed.
 func (t *turn) exited(ctx context.Context) string {
 	t.settle(ctx)
+	if outcome, handled := t.mcpFailure(ctx, false); handled {
+		return outcome
+	}
 	if outcome, handled := t.trouble(ctx); handled {
 		return outcome
 	}
