@@ -154,8 +154,8 @@ type envOptions struct {
 	noWork   bool // no in-process worker (the kill test runs its own)
 	dataDir  string
 	grace    time.Duration
-	secrets  string // ZIMMER_SECRETS_FILE
-	catalog  string // a catalog folder of the test's own ("" is catDir)
+	secrets  string        // ZIMMER_SECRETS_FILE
+	catalog  string        // a catalog folder of the test's own ("" is catDir)
 	mcpRetry time.Duration // the MCP connection ladder's base (30 s when 0)
 	oauth    orchestrator.OAuthConfig
 }
