@@ -143,8 +143,8 @@ func (s *Service) RecordMCPStatus(ctx context.Context, sessionID int64, taskID s
 			texts = append(texts, r.Server+": "+reason)
 			switch {
 			case route == RouteOAuth:
-				u, _ := cat.MCPServers[r.Server].Raw["url"].(string)
-				v.Park = append(v.Park, OAuthMissing{Server: r.Server, URL: u, Error: reason})
+				serverURL, _ := cat.MCPServers[r.Server].Raw["url"].(string)
+				v.Park = append(v.Park, OAuthMissing{Server: r.Server, URL: serverURL, Error: reason})
 			case route == RouteRetry && v.Attempt < MCPRetryBudget:
 				v.Retry = append(v.Retry, r.Server)
 			default:

@@ -77,6 +77,19 @@ func TestAServerThatFailsToStartIsLeftOutAndTheSessionRunsOn(t *testing.T) {
 	if _, left := s.Metadata[session.MetaMCPDegradedServers]; left {
 		t.Fatalf("connecting again retires the record: %v", s.Metadata)
 	}
+
+	// Removing the server from the session takes it out of the config the next turn starts with.
+	if status, out := e.do(t, "PATCH", fmt.Sprintf("/api/v1/sessions/%d/mcp_servers", id), map[string]any{"mcp_servers": []string{}}); status != 200 {
+		t.Fatalf("change the servers: %d %v", status, out)
+	}
+	e.do(t, "POST", fmt.Sprintf("/api/v1/sessions/%d/follow_up", id), map[string]any{"prompt": "fourth task"})
+	e.waitFor(t, id, "the turn after the change", 20*time.Second, func(s *session.Session) bool {
+		return s.Status == session.StatusNeedsInput && len(turns(e.transcript(t, id))) == 5
+	})
+	inv := e.invocations(t, id)
+	if before, after := fmt.Sprint(inv[len(inv)-2]["mcp_servers"]), fmt.Sprint(inv[len(inv)-1]["mcp_servers"]); !strings.Contains(before, "brightdata") || strings.Contains(after, "brightdata") {
+		t.Fatalf("the config before the change names brightdata (%s), the one after does not (%s)", before, after)
+	}
 }
 
 // A failure that names no credential rides the ladder — three retries, each waiting twice as
