@@ -18,7 +18,7 @@ import (
 func init() {
 	Routes = append(Routes,
 		Route{http.MethodGet, "/connectors", (*Handler).showConnectors},
-		Route{http.MethodPost, "/connectors/:server/authorize", (*Handler).authorizeConnector},
+		Route{http.MethodPost, "/connectors/:id/authorize", (*Handler).authorizeConnector},
 		Route{http.MethodGet, orchestrator.OAuthCallbackPath, (*Handler).connectorCallback},
 	)
 }
@@ -35,7 +35,7 @@ func (h *Handler) showConnectors(c *gin.Context) {
 }
 
 func (h *Handler) authorizeConnector(c *gin.Context) {
-	to, err := h.ops.BeginOAuth(c.Request.Context(), c.Param("server"))
+	to, err := h.ops.BeginOAuth(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		h.refuse(c, err, "/connectors")
 		return
