@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,6 +25,10 @@ const (
 	StateDeclaredUnavailable  State = "declared_unavailable"
 )
 
+// stateAskCredential is readiness's internal step "the stored OAuth credential decides"; it never
+// leaves Readiness.
+const stateAskCredential State = "ask_credential"
+
 // Readiness is one server's state and, when it cannot start, the short reason shown beside it.
 type Readiness struct {
 	State  State
@@ -45,21 +50,24 @@ type Variables struct {
 	SecretsFile string
 	Env         func(string) (string, bool)
 	Allowed     []string
+	// Credentials holds the OAuth credentials of OAuth-capable servers; nil when Zimmer cannot
+	// store any (no ZIMMER_SECRET_KEY), so every such server needs authorization.
+	Credentials CredentialStore
 }
-
-// noOAuthStore is said of every OAuth server until Zimmer can hold OAuth credentials.
-const noOAuthStore = "OAuth authorization not completed (Zimmer cannot store OAuth credentials yet)"
 
 // Readiness answers for every catalog server at once (the secrets file is read once).
 // Evaluation order: declared unavailable, then a variable store that did not answer, then
 // unresolved required variables, then the OAuth credential, then ready.
-func (c *Catalog) Readiness(v Variables) map[string]Readiness {
+func (c *Catalog) Readiness(ctx context.Context, v Variables) map[string]Readiness {
 	lookup, storeErr := SecretsLookup(v.SecretsFile, v.Env)
 	// Zimmer's own two always resolve; their values do not matter to the answer.
 	rules := placeholderRules("-", "-", v.Allowed, lookup)
 	out := make(map[string]Readiness, len(c.MCPServers))
 	for id, a := range c.MCPServers {
 		out[id] = a.readiness(rules, storeErr != nil)
+		if out[id].State == stateAskCredential {
+			out[id] = oauthReadiness(ctx, v.Credentials, id)
+		}
 	}
 	return out
 }
@@ -96,8 +104,8 @@ func (a *Artifact) readiness(rules variableLookup, storeDown bool) Readiness {
 		}
 		return Readiness{StateMissingConfiguration, strings.Join(parts, "; ")}
 	}
-	if _, ok := a.Raw["oauth"].(map[string]any); ok {
-		return Readiness{StateNeedsAuthorization, noOAuthStore}
+	if a.OAuthCapable() {
+		return Readiness{State: stateAskCredential}
 	}
 	if len(required) > 0 {
 		return Readiness{State: StateReady}

@@ -1,6 +1,10 @@
 package catalog
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+)
 
 const readinessMCP = `{
   "plain": {"command": "node"},
@@ -30,7 +34,7 @@ func TestEachReadinessState(t *testing.T) {
 	env := map[string]string{"SET_TOKEN": "t", "OTHER_TOKEN": "o", "API_KEYS": "fleet-key"}
 	vars := Variables{Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 		Allowed: []string{"SET_TOKEN", "UNSET_A", "UNSET_B", "UNSET_OPT"}}
-	ready := c.Readiness(vars)
+	ready := c.Readiness(t.Context(), vars)
 	tests := []struct {
 		server string
 		state  State
@@ -43,7 +47,7 @@ func TestEachReadinessState(t *testing.T) {
 		{"own-name", StateMissingConfiguration, "`API_KEYS` not readable by MCP servers (ZIMMER_MCP_VARIABLES)", true},
 		{"not-allowed", StateMissingConfiguration, "`OTHER_TOKEN` not readable by MCP servers (ZIMMER_MCP_VARIABLES)", true},
 		{"declared", StateDeclaredUnavailable, "Accepts only static tokens.", true},
-		{"oauth", StateNeedsAuthorization, "OAuth authorization not completed (Zimmer cannot store OAuth credentials yet)", true},
+		{"oauth", StateNeedsAuthorization, "OAuth authorization not completed (set ZIMMER_SECRET_KEY so Zimmer can store OAuth credentials)", true},
 		{"zimmer-sessions", StateReady, "", false},
 	}
 	for _, tt := range tests {
@@ -61,7 +65,7 @@ func TestEachReadinessState(t *testing.T) {
 // usable, the others are answered as usual.
 func TestAnUnreadableSecretsFileLeavesServersUsable(t *testing.T) {
 	c := readinessCatalog(t)
-	ready := c.Readiness(Variables{SecretsFile: secretsFile(t, "SET_TOKEN=t\n", 0o644)})
+	ready := c.Readiness(t.Context(), Variables{SecretsFile: secretsFile(t, "SET_TOKEN=t\n", 0o644)})
 	if r := ready["unset"]; r.State != StateStoreUnavailable || r.Blocks() {
 		t.Fatalf("a server with variables: %+v", r)
 	}
@@ -70,6 +74,65 @@ func TestAnUnreadableSecretsFileLeavesServersUsable(t *testing.T) {
 	}
 	if r := ready["declared"]; r.State != StateDeclaredUnavailable {
 		t.Fatalf("a declaration comes first: %+v", r)
+	}
+}
+
+// credentialStates answers the credential contract from a table (readiness's own logic is what
+// is under test here; the graph-backed store is tested in orchestrator).
+type credentialStates map[string]CredentialState
+
+func (c credentialStates) CredentialState(_ context.Context, server string) (CredentialState, error) {
+	st, ok := c[server]
+	if !ok {
+		return "", errors.New("the store did not answer")
+	}
+	return st, nil
+}
+
+// An OAuth-capable server's state is its stored credential's; a store that cannot answer is
+// "could not find out", which never blocks. Servers that are not OAuth-capable never ask.
+func TestOAuthReadinessFollowsTheStoredCredential(t *testing.T) {
+	mcp := `{
+  "oauth": {"type": "streamable-http", "url": "https://h/mcp"},
+  "declared-oauth": {"type": "sse", "url": "https://h/sse", "headers": {"X-Trace": "1"}, "oauth": {"client_id": "c"}},
+  "keyed-remote": {"type": "streamable-http", "url": "https://h/mcp", "headers": {"X-API-Key": "k"}},
+  "bearer-remote": {"type": "streamable-http", "url": "https://h/mcp", "headers": {"authorization": "Bearer k"}, "oauth": {}},
+  "local": {"command": "node"}
+}`
+	dir := t.TempDir()
+	write(t, dir, "roots.json", `{}`)
+	write(t, dir, "mcp.json", mcp)
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		credential CredentialState // "" : the store fails
+		state      State
+		reason     string
+	}{
+		{CredentialNone, StateNeedsAuthorization, "OAuth authorization not completed"},
+		{CredentialActive, StateReady, ""},
+		{CredentialExpiredRefreshable, StateTokenExpired, ""},
+		{CredentialExpired, StateNeedsReauth, "OAuth token expired and cannot be refreshed"},
+		{"", StateProbeFailed, ""},
+	}
+	for _, tt := range tests {
+		store := credentialStates{}
+		if tt.credential != "" {
+			store["oauth"], store["declared-oauth"] = tt.credential, tt.credential
+		}
+		ready := c.Readiness(t.Context(), Variables{Credentials: store})
+		for _, server := range []string{"oauth", "declared-oauth"} {
+			if got := ready[server]; got.State != tt.state || got.Reason != tt.reason {
+				t.Errorf("%s with credential %q: got %+v, want %s %q", server, tt.credential, got, tt.state, tt.reason)
+			}
+		}
+		for _, server := range []string{"keyed-remote", "bearer-remote", "local"} {
+			if got := ready[server]; got.State != StateNoCredentialRequired {
+				t.Errorf("%s is not OAuth-capable: %+v", server, got)
+			}
+		}
 	}
 }
 

@@ -73,6 +73,10 @@ type RuntimeConfigRequest struct {
 	// Written). They are dropped before the config is built again, so a server removed from the
 	// session is really gone, while every other entry (the repository's own) is kept.
 	Previous []string
+	// BearerTokens are the OAuth access tokens of selected OAuth servers (server → token), sent
+	// as their Authorization header: every runtime reads a header from its config, and the token
+	// is short-lived and renewed before each turn.
+	BearerTokens map[string]string
 }
 
 // RuntimeConfig is what WriteRuntimeConfig wrote.
@@ -157,6 +161,14 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	out.Warnings = warnings
 	if err := resolvePlaceholders(fromCatalog, req.lookup()); err != nil {
 		return RuntimeConfig{}, err
+	}
+	for id, tok := range req.BearerTokens {
+		if s, ok := fromCatalog[id]; ok {
+			if s.Headers == nil {
+				s.Headers = map[string]string{}
+			}
+			s.Headers["Authorization"] = "Bearer " + tok
+		}
 	}
 	out.Injected = c.inject(servers, req)
 	out.Written = append(slices.Collect(maps.Keys(fromCatalog)), out.Injected...)

@@ -50,6 +50,9 @@ type Config struct {
 	// SecretsFile holds values for catalog ${VAR}s (ZIMMER_SECRETS_FILE: KEY=value lines, mode
 	// 0600), asked before the environment. Read at every prepare, never logged.
 	SecretsFile string
+	// SecretKey seals the MCP servers' OAuth credentials at rest (ZIMMER_SECRET_KEY, 32
+	// characters or more); unset, OAuth for MCP servers is off. Never logged.
+	SecretKey string
 	// PushWebhookURL receives every notification as a JSON POST (ZIMMER_PUSH_WEBHOOK_URL); unset
 	// records notifications without delivering them. It may carry a secret (a token in its path or
 	// query), so it is never logged nor quoted in an error.
@@ -71,7 +74,7 @@ var Variables = []string{
 	"ZIMMER_CLAUDE_BIN", "ZIMMER_CODEX_BIN", "ZIMMER_PI_BIN", "ZIMMER_LOG_LEVEL", "ZIMMER_LOG_FORMAT",
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
 	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB", "ZIMMER_PUSH_WEBHOOK_URL",
-	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL", "ZIMMER_SLACK_WORKSPACE_URL",
+	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL", "ZIMMER_SLACK_WORKSPACE_URL", "ZIMMER_SECRET_KEY",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -110,12 +113,16 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		SlackSigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 		MCPVariables:       splitKeys(getenv("ZIMMER_MCP_VARIABLES")),
 		SecretsFile:        getenv("ZIMMER_SECRETS_FILE"),
+		SecretKey:          getenv("ZIMMER_SECRET_KEY"),
 		PushWebhookURL:     strings.TrimSpace(getenv("ZIMMER_PUSH_WEBHOOK_URL")),
 		GitHubToken:        strings.TrimSpace(getenv("ZIMMER_GITHUB_TOKEN")),
 		GitHubAPIURL:       cmp.Or(strings.TrimSpace(getenv("ZIMMER_GITHUB_API_URL")), "https://api.github.com"),
 		SlackWorkspaceURL:  strings.TrimSuffix(strings.TrimSpace(getenv("ZIMMER_SLACK_WORKSPACE_URL")), "/"),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
+	if c.SecretKey != "" && len(c.SecretKey) < 32 {
+		return c, fmt.Errorf("%w: ZIMMER_SECRET_KEY must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)", ErrInvalid)
+	}
 	var err error
 	if c.SlackMappedOnly, err = flag(getenv, "ZIMMER_SLACK_MAPPED_ONLY"); err != nil {
 		return c, err

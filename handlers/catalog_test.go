@@ -78,7 +78,7 @@ func TestMCPServersCarryReadinessAndTheAcceptedStartupBudget(t *testing.T) {
 			{"has-token", "ready", false, nil, nil},
 			{"needs-token", "missing_configuration", true, "`CATALOG_TEST_TOKEN` unresolved", nil},
 			{"declared", "declared_unavailable", true, "Accepts only static tokens.", nil},
-			{"oauth-remote", "needs_authorization", true, "OAuth authorization not completed (Zimmer cannot store OAuth credentials yet)", nil},
+			{"oauth-remote", "needs_authorization", true, "OAuth authorization not completed (set ZIMMER_SECRET_KEY so Zimmer can store OAuth credentials)", nil},
 		}
 		for _, tt := range tests {
 			s := byName[tt.name]

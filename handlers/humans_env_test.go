@@ -65,6 +65,7 @@ type humansOpts struct {
 	log             *slog.Logger // nil discards
 	catalogDir      string       // "" is the built-in catalog
 	variables       catalog.Variables
+	oauth           orchestrator.OAuthConfig
 	backlog         bool   // hold the work backlog, emptied, for the test (orchestratortest.ExclusiveBacklog)
 	redisURL        string // a Redis of the test's own (lanes it may halt), else the package's database
 }
@@ -74,7 +75,7 @@ func setupHumans(t *testing.T, o humansOpts) *humans {
 	m := metrics.New()
 	log := cmp.Or(o.log, graphtest.Logger())
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: humansRedisDB, RedisURL: o.redisURL, Observer: m, AdminUser: cmp.Or(o.admin, defaultAdmin),
-		SlackMappedOnly: o.slackMappedOnly, SlackWorkspaceURL: o.slackWorkspace, Log: log, CatalogDir: o.catalogDir, Variables: o.variables})
+		SlackMappedOnly: o.slackMappedOnly, SlackWorkspaceURL: o.slackWorkspace, Log: log, CatalogDir: o.catalogDir, Variables: o.variables, OAuth: o.oauth})
 	store := e.Store
 	if o.backlog {
 		orchestratortest.ExclusiveBacklog(t, e)

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -20,6 +21,8 @@ import (
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers/rest"
 	"github.com/zimmerhq/zimmer/handlers/web"
+	"github.com/zimmerhq/zimmer/mcpauth/mcpauthtest"
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/queries"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
@@ -203,7 +206,24 @@ type sweep struct {
 }
 
 func newSweep(t *testing.T) *sweep {
-	h := setupHumans(t, humansOpts{backlog: true}) // the backlog routes are swept too
+	// The backlog routes are swept too, and the Connectors page's OAuth routes against a local
+	// authorization server.
+	as := mcpauthtest.Start(t)
+	dir := t.TempDir()
+	for _, name := range []string{"roots.json", "mcp.json"} { // the built-in catalog, plus the OAuth server
+		text, err := os.ReadFile(filepath.Join("..", "catalog", "default", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "mcp.json" {
+			text = fmt.Appendf(nil, `{%q: {"type": "streamable-http", "url": %q}, %s`, sweepOAuthServer, as.URL(), bytes.TrimPrefix(bytes.TrimSpace(text), []byte("{")))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), text, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := setupHumans(t, humansOpts{backlog: true, catalogDir: dir,
+		oauth: orchestrator.OAuthConfig{SecretKey: "sweep-oauth-secret-key-0123456789abcdef", PublicURL: "http://zimmer.test"}})
 	s := &sweep{h: h, target: h.session(t, nil), actor: h.session(t, nil)}
 	for _, id := range []int64{s.target.ID, s.actor.ID} {
 		s.say(t, id, "the record under test")
@@ -351,6 +371,9 @@ func (s *sweep) webCall(t *testing.T, route web.Route, forged string) {
 	if route.Method == http.MethodPost {
 		p = s.h.post(t, path, form)
 	} else {
+		if len(form) > 0 {
+			path += "?" + form.Encode()
+		}
 		p = s.h.request(t, route.Method, path, nil)
 	}
 	if p.status >= 400 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/mcpauth/mcpauthtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -46,7 +47,19 @@ func builtArchive(t *testing.T, s *sweep) (string, map[string]any) {
 	return "", nil
 }
 
+// sweepOAuthServer is the sweep catalog's OAuth server.
+const sweepOAuthServer = "sweep-notes"
+
 var sweepFixtures = map[string]sweepFixture{
+	"web POST /connectors/:id/authorize": func(*testing.T, *sweep) (string, map[string]any) { return sweepOAuthServer, nil },
+	"web GET " + orchestrator.OAuthCallbackPath: func(t *testing.T, s *sweep) (string, map[string]any) {
+		u, err := s.h.ops.BeginOAuth(context.Background(), sweepOAuthServer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, code := mcpauthtest.Consent(t, u)
+		return "", map[string]any{"state": state, "code": code}
+	},
 	"REST POST /backlog": func(t *testing.T, _ *sweep) (string, map[string]any) {
 		return "", map[string]any{"issue_url": "https://github.com/x/y/issues/" + graphtest.Unique(t, "sweep")}
 	},

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -55,7 +56,7 @@ var prePromptFailures = []string{"mcp_connection_failed", "oauth_required", Fail
 // next run prepares the clone from scratch.
 var (
 	staleRetryKeys = []string{session.MetaFailureReason, session.MetaFailureMessage, session.MetaExitStatus, session.MetaFailureDetail, session.MetaUnresolvedVariables,
-		session.MetaRefusedVariables, session.MetaExceptionClass, session.MetaExceptionMessage, session.MetaPausedBy, session.MetaRecoveryContinueAttempts, session.MetaRecoveryContinueAbandoned, session.MetaPendingSleep, session.MetaTrouble, session.MetaTroubleRetries}
+		session.MetaRefusedVariables, session.MetaExceptionClass, session.MetaExceptionMessage, session.MetaPausedBy, session.MetaRecoveryContinueAttempts, session.MetaRecoveryContinueAbandoned, session.MetaPendingSleep, session.MetaTrouble, session.MetaTroubleRetries, session.MetaOAuthRequiredServers}
 	setupKeys = []string{session.MetaClonePath, session.MetaWorkDir, session.MetaFullClonePath, session.MetaConfigPath, session.MetaRuntimeEnv, session.MetaProcessPID, session.MetaRuntimeStarted}
 )
 
@@ -99,7 +100,9 @@ func restartPrompt(u *session.Session) (prompt string, fromScratch bool) {
 	if started && !slices.Contains(prePromptFailures, reason) {
 		return SystemRecoveryPrompt, false
 	}
-	return deref(u.Prompt, ""), !started
+	// The turn that failed never reached the agent: send its prompt (a follow-up's, not only
+	// the first).
+	return cmp.Or(session.BagString(u.Metadata, session.MetaActivePrompt), deref(u.Prompt, "")), !started
 }
 
 func dropKeys(m map[string]any, keys []string) {

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/roster"
@@ -75,6 +76,9 @@ func (s *Service) TurnPrompt(ctx context.Context, sess *session.Session, task st
 	blocks, err := s.PromptBlocks(ctx, sess.ID)
 	if err != nil {
 		s.log.Warn("prompt blocks left out", "session_id", sess.ID, "err", err)
+	}
+	if mcp := UnavailableMCPBlock(sess); mcp != "" {
+		blocks = strings.TrimSpace(blocks + "\n\n" + mcp)
 	}
 	return provenance.Prompt(task, deref(sess.Goal, ""), deref(sess.SessionNotes, ""), blocks)
 }

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/session"
@@ -11,8 +12,15 @@ import (
 // catalog snapshot it was computed from.
 func (s *Service) Readiness() (*catalog.Catalog, map[string]catalog.Readiness) {
 	cat := s.Catalog()
-	return cat, cat.Readiness(s.vars)
+	// The read paths that ask carry no context; a bounded one keeps a slow graph from holding
+	// them (a credential read that times out reports "could not find out", never a block).
+	ctx, cancel := context.WithTimeout(context.Background(), readinessTimeout)
+	defer cancel()
+	return cat, cat.Readiness(ctx, s.vars)
 }
+
+// readinessTimeout bounds the credential reads of one readiness answer.
+const readinessTimeout = 5 * time.Second
 
 // ServerWarning is the sentence a creation path says about servers that cannot start right now
 // ("" when every one can).

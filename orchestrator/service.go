@@ -94,6 +94,8 @@ type Deps struct {
 	// retry_sessions' recent failures, cleanup_processes) to sessions whose custom_metadata
 	// mentions it, for a graph shared by independent tests; blank is every session.
 	FleetScope string
+	// OAuth configures the MCP servers' OAuth flow (ZIMMER_SECRET_KEY; blank turns it off).
+	OAuth OAuthConfig
 }
 
 // DefaultTriggerSettle outlasts the drain's delay: a session resting on a queued message is
@@ -118,6 +120,7 @@ type Service struct {
 	host            string
 	fleetScope      string
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
+	oauth           *oauthFlow
 }
 
 // New builds the service.
@@ -140,6 +143,13 @@ func New(d Deps) *Service {
 	}
 	if s.log == nil {
 		s.log = slog.Default()
+	}
+	var err error
+	if s.oauth, err = newOAuthFlow(d.OAuth); err != nil {
+		s.log.Error("OAuth for MCP servers is off", "err", err)
+	}
+	if s.OAuthEnabled() {
+		s.vars.Credentials = s
 	}
 	return s
 }

@@ -29,6 +29,9 @@ type Retry struct {
 	At     time.Time // when the next attempt is due
 	Budget int       // attempts allowed for this class in a row
 	Text   string    // the runtime's words, for the timeline
+	// Prompt continues a started conversation instead of the trouble nudge ("" keeps the nudge);
+	// a runtime that never started gets its turn's own prompt either way. Budget 0 is unlimited.
+	Prompt string
 }
 
 // RetryOutcome is what RetryTurn decided.
@@ -54,7 +57,7 @@ func (s *Service) RetryTurn(ctx context.Context, sessionID int64, taskID string,
 			retries = map[string]any{}
 		}
 		n := session.BagInt(retries, r.Class)
-		if n >= r.Budget {
+		if r.Budget > 0 && n >= r.Budget {
 			return ErrRetryBudgetSpent
 		}
 		rested := len(batchesOf(u))
@@ -66,6 +69,9 @@ func (s *Service) RetryTurn(ctx context.Context, sessionID int64, taskID string,
 		}
 		setBatches(u, batchesOf(u)[:rested])
 		prompt := retryPrompt(u, r.Class)
+		if r.Prompt != "" && u.Flag(session.MetaRuntimeStarted) && u.RuntimeSessionID != nil {
+			prompt = r.Prompt
+		}
 		clearTurn(u)
 		retries[r.Class] = n + 1
 		u.Metadata[session.MetaTroubleRetries] = retries
@@ -83,8 +89,12 @@ func (s *Service) RetryTurn(ctx context.Context, sessionID int64, taskID string,
 	if err != nil {
 		return RetryOutcome{}, err
 	}
-	s.timeline(ctx, sessionID, session.LogWarning, fmt.Sprintf("The turn hit %s: %s. Continuing at %s (attempt %d of %d).",
-		troubleWords(r.Class), r.Text, r.At.UTC().Format("2006-01-02 15:04:05 UTC"), out.Attempt, r.Budget))
+	attempt := ""
+	if r.Budget > 0 {
+		attempt = fmt.Sprintf(" (attempt %d of %d)", out.Attempt, r.Budget)
+	}
+	s.timeline(ctx, sessionID, session.LogWarning, fmt.Sprintf("The turn hit %s: %s. Continuing at %s%s.",
+		troubleWords(r.Class), r.Text, r.At.UTC().Format("2006-01-02 15:04:05 UTC"), attempt))
 	_ = s.dispatch(ctx, sessionID, h) // the hand-off is durable: the sweep queues a job not queued now
 	return out, nil
 }
@@ -107,6 +117,10 @@ func troubleWords(class string) string {
 		return "an overloaded or failing model API"
 	case "crash":
 		return "a crash of the agent CLI"
+	case TroubleMCPConnection:
+		return "MCP servers that did not connect"
+	case TroubleMCPDegraded:
+		return "MCP servers left out"
 	}
 	return class
 }

@@ -48,4 +48,5 @@ CREATE INDEX trigger_condition_type IF NOT EXISTS FOR (c:TriggerCondition) ON (c
 CREATE INDEX trigger_condition_watched IF NOT EXISTS FOR (c:TriggerCondition) ON (c.watched_session_id);
 CREATE INDEX backlog_item_status IF NOT EXISTS FOR (b:BacklogItem) ON (b.status);
 CREATE INDEX elicitation_status IF NOT EXISTS FOR (e:Elicitation) ON (e.status);
-CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id)
+CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id);
+CREATE CONSTRAINT mcp_oauth_credential_server IF NOT EXISTS FOR (c:McpOAuthCredential) REQUIRE c.server IS UNIQUE

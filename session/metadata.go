@@ -57,6 +57,13 @@ const (
 	MetaRecoveredOrphanAt         = "recovered_orphan_at"
 	MetaRecoveryContinueAttempts  = "recovery_continue_attempts"
 	MetaRecoveryContinueAbandoned = "recovery_continue_abandoned"
+	// MetaOAuthRequiredServers lists what a session parked for OAuth waits on:
+	// [{server_name, server_url, error}].
+	MetaOAuthRequiredServers = "oauth_required_servers"
+	// MetaMCPDegradedServers are the MCP servers left out of the session: {server: {reason,
+	// route, at}}. Deliberately not cleared by restarts or recovery: only the server reporting
+	// connected again retires an entry.
+	MetaMCPDegradedServers = "mcp_degraded_servers"
 
 	// The runner's workspace and process.
 	MetaClonePath      = "clone_path"
@@ -83,6 +90,17 @@ const (
 	CustomMCPFailedServers     = "mcp_failed_servers"
 	CustomMCPFailureReason     = "mcp_failure_reason"
 )
+
+// DegradedServers is a copy of the session's mcp_degraded_servers (empty when none).
+func DegradedServers(s *Session) map[string]any {
+	out := map[string]any{}
+	if m, ok := s.Metadata[MetaMCPDegradedServers].(map[string]any); ok {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
 
 // ConfigModel is the config key naming the agent's model.
 const ConfigModel = "model"

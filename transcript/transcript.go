@@ -42,6 +42,8 @@ type Event struct {
 	ThreadID string
 	// Error is the failure the line reports in the runtime's own words (see Diagnose).
 	Error string
+	// MCP are the MCP servers' connection states the line reports.
+	MCP []MCPStatus
 }
 
 // Parse reads one line. line is its 1-based number in the file, from which a request id is
@@ -57,7 +59,10 @@ func Parse(sessionID int64, line int, raw []byte) Event {
 		ev.ThreadID, _ = m["thread_id"].(string)
 	}
 	ev.Usage = usageOf(m, sessionID, line)
-	ev.Error = errorText(m)
+	ev.MCP = mcpStatuses(m)
+	if len(ev.MCP) == 0 { // a server that did not start is not the turn's trouble
+		ev.Error = errorText(m)
+	}
 	return ev
 }
 

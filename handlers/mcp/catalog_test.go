@@ -55,7 +55,7 @@ func TestGetConfigsOffersOnlyStartableServersAndRostersTheRest(t *testing.T) {
 	}
 	wantRoster := "\n- `declared` — unavailable: Accepts only static tokens.\n" +
 		"- `needs-token` — unavailable: `CATALOG_TEST_TOKEN` unresolved\n" +
-		"- `oauth-remote` — unavailable: OAuth authorization not completed (Zimmer cannot store OAuth credentials yet)\n"
+		"- `oauth-remote` — unavailable: OAuth authorization not completed (set ZIMMER_SECRET_KEY so Zimmer can store OAuth credentials)\n"
 	if strings.TrimSpace(roster) != strings.TrimSpace(wantRoster) {
 		t.Errorf("one line per unavailable server, with its reason:\n got %q\nwant %q", roster, wantRoster)
 	}

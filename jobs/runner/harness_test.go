@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -153,7 +154,10 @@ type envOptions struct {
 	noWork   bool // no in-process worker (the kill test runs its own)
 	dataDir  string
 	grace    time.Duration
-	secrets  string // ZIMMER_SECRETS_FILE
+	secrets  string        // ZIMMER_SECRETS_FILE
+	catalog  string        // a catalog folder of the test's own ("" is catDir)
+	mcpRetry time.Duration // the MCP connection ladder's base (30 s when 0)
+	oauth    orchestrator.OAuthConfig
 }
 
 var (
@@ -192,7 +196,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := catalog.Load(catDir)
+	cat, err := catalog.Load(cmp.Or(o.catalog, catDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +210,7 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 		}
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, DataDir: dataDir,
-		TriggerSettle: 500 * time.Millisecond})
+		TriggerSettle: 500 * time.Millisecond, OAuth: o.oauth})
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: []string{apiKey},
 		Web: web.Config{User: webUser, Password: webPassword}}))
 	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
@@ -231,7 +235,7 @@ func (e *env) newRunner(t *testing.T, o envOptions, runs *metrics.Runs) *runner.
 	r, err := runner.New(e.ops, e.queue, logger(), runner.Options{
 		DataDir: e.dataDir, PublicURL: e.srv.URL, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
-		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond,
+		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond, MCPRetryBase: o.mcpRetry,
 		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
 	})
 	if err != nil {

@@ -68,6 +68,11 @@ type Options struct {
 	RetryBase time.Duration
 	// ElicitationsEvery is how often overdue elicitations are expired and reported (5 min).
 	ElicitationsEvery time.Duration
+	// MCPRetryBase is the MCP connection ladder's first wait (30 s; then 60 s and 120 s).
+	MCPRetryBase time.Duration
+	// OAuthRefreshEvery is the MCP OAuth refresh job's cadence (5 min); each pass renews the
+	// tokens that expire within two cadences.
+	OAuthRefreshEvery time.Duration
 	// BacklogEvery is the unattended backlog job's cadence; zero does not schedule it (the
 	// tests, whose graph holds other tests' backlog items).
 	BacklogEvery time.Duration
@@ -101,6 +106,8 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.HeartbeatEvery = cmp.Or(o.HeartbeatEvery, 30*time.Second)
 	o.SpotEvery = cmp.Or(o.SpotEvery, 30*time.Second)
 	o.ElicitationsEvery = cmp.Or(o.ElicitationsEvery, 5*time.Minute)
+	o.MCPRetryBase = cmp.Or(o.MCPRetryBase, 30*time.Second)
+	o.OAuthRefreshEvery = cmp.Or(o.OAuthRefreshEvery, 5*time.Minute)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -146,6 +153,7 @@ func (r *Runner) Register(w *jobs.Worker) {
 	w.Every(tasks.LaneMaintenance, tasks.TypeResumeSpot, r.opt.SpotEvery, r.HandleResumeSpot)
 	w.Every(tasks.LaneMaintenance, tasks.TypeExpireElicitations, r.opt.ElicitationsEvery, r.HandleExpireElicitations)
 	w.Every(tasks.LaneMaintenance, tasks.TypeTranscriptArchive, orchestrator.ArchiveEvery, r.HandleTranscriptArchive)
+	w.Every(tasks.LaneMaintenance, tasks.TypeRefreshMCPOAuth, r.opt.OAuthRefreshEvery, r.HandleRefreshOAuth)
 	if r.opt.BacklogEvery > 0 {
 		w.Every(tasks.LaneMaintenance, tasks.TypeBacklog, r.opt.BacklogEvery, r.HandleBacklog)
 	}
@@ -250,6 +258,19 @@ func (r *Runner) HandleDrain(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("drain session %d: %w", p.SessionID, err)
 	}
 	r.log.Info("queue drained", "session_id", p.SessionID, "delivered", delivered)
+	return nil
+}
+
+// HandleRefreshOAuth is the mcp:refresh_oauth task: renew the OAuth tokens that expire before
+// the pass after next could.
+func (r *Runner) HandleRefreshOAuth(ctx context.Context, _ *asynq.Task) error {
+	out, err := r.ops.RefreshOAuthCredentials(ctx, 2*r.opt.OAuthRefreshEvery)
+	if err != nil {
+		return fmt.Errorf("refresh MCP OAuth tokens: %w", err)
+	}
+	if out != (orchestrator.OAuthRefreshed{}) {
+		r.log.Info("MCP OAuth tokens refreshed", "renewed", out.Renewed, "retired", out.Retired, "failed", out.Failed)
+	}
 	return nil
 }
 

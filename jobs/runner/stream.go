@@ -30,6 +30,7 @@ type stream struct {
 	usages   []transcript.Usage
 	threadID string
 	lastErr  string // the last failure the runtime reported in its stream
+	mcp      []transcript.MCPStatus
 	reader   io.Closer
 }
 
@@ -94,6 +95,7 @@ func (s *stream) append(line []byte) error {
 	if ev.Error != "" {
 		s.lastErr = ev.Error
 	}
+	s.mcp = append(s.mcp, ev.MCP...)
 	return nil
 }
 
@@ -175,6 +177,15 @@ func (s *stream) take() ([]transcript.Usage, string) {
 	u := s.usages
 	s.usages = nil
 	return u, s.threadID
+}
+
+// takeMCP hands over the MCP servers' states reported since the last take.
+func (s *stream) takeMCP() []transcript.MCPStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.mcp
+	s.mcp = nil
+	return out
 }
 
 // reportedError is the last failure the runtime reported in this turn's output ("" if none).

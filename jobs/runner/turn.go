@@ -39,8 +39,12 @@ func (t *turn) run(ctx, work context.Context) string {
 	}
 	t.rt = rt
 	if err := t.prepare(ctx, work); err != nil {
-		if ctx.Err() != nil { // the worker stopped mid-clone: not the repository's fault
+		var park errParkedForOAuth
+		switch {
+		case ctx.Err() != nil: // the worker stopped mid-clone: not the repository's fault
 			return t.handBack(work, t.base)
+		case errors.As(err, &park):
+			return t.ended(outcomeFailed, t.r.ops.ParkForOAuth(work, t.sess.ID, t.taskID, park.missing))
 		}
 		return t.fail(work, err)
 	}
@@ -67,7 +71,13 @@ func (t *turn) prepare(ctx, work context.Context) error {
 		return err
 	}
 	t.ws = ws
-	cfg, err := t.writeConfig(work, fresh)
+	// The pre-spawn OAuth gate: a server without a usable credential parks the session before
+	// the agent runs; the others' tokens go into the config.
+	tokens, missing := t.r.ops.OAuthGate(work, t.sess.MCPServers)
+	if len(missing) > 0 {
+		return errParkedForOAuth{missing}
+	}
+	cfg, err := t.writeConfig(work, fresh, tokens)
 	if err != nil {
 		return err
 	}
@@ -87,7 +97,7 @@ func (t *turn) prepare(ctx, work context.Context) error {
 	return nil
 }
 
-func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConfig, error) {
+func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]string) (catalog.RuntimeConfig, error) {
 	root := t.sess.AgentRoot()
 	lookup, err := catalog.SecretsLookup(t.r.opt.SecretsFile, t.r.opt.Lookup)
 	if err != nil {
@@ -105,6 +115,7 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConf
 	cfg, err := t.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
 		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
 		PublicURL: t.r.opt.PublicURL, Token: token, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous,
+		BearerTokens: tokens,
 	})
 	var ue *catalog.UnresolvedError
 	switch {
@@ -125,6 +136,11 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool) (catalog.RuntimeConf
 	}
 	return cfg, nil
 }
+
+// errParkedForOAuth stops a turn whose servers need OAuth authorization.
+type errParkedForOAuth struct{ missing []orchestrator.OAuthMissing }
+
+func (e errParkedForOAuth) Error() string { return "MCP servers need OAuth authorization" }
 
 // keepReason carries the claim's turn reason over a re-read of the session.
 func keepReason(fresh, claimed *session.Session) *session.Session {
@@ -161,6 +177,9 @@ func (t *turn) monitor(ctx, work context.Context) string {
 			return t.handBack(work, "")
 		case <-tick.C:
 			t.flush(work)
+			if outcome, handled := t.mcpFailure(work, true); handled {
+				return outcome
+			}
 			if why := t.lost(work); why != "" {
 				t.r.log.Info("turn ended by someone else", "session_id", t.sess.ID, "task_id", t.taskID, "why", why)
 				t.proc.terminate(t.r.opt.TermGrace)
@@ -207,6 +226,9 @@ func (t *turn) lostOnce(ctx context.Context) string {
 // session with process_failed.
 func (t *turn) exited(ctx context.Context) string {
 	t.settle(ctx)
+	if outcome, handled := t.mcpFailure(ctx, false); handled {
+		return outcome
+	}
 	if outcome, handled := t.trouble(ctx); handled {
 		return outcome
 	}

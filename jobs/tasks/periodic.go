@@ -29,6 +29,10 @@ const TypeExpireElicitations = "elicitations:expire"
 // TranscriptArchiveJob).
 const TypeTranscriptArchive = "transcripts:archive"
 
+// TypeRefreshMCPOAuth renews the MCP servers' OAuth tokens before they expire (the original's
+// RefreshMcpOauthTokensJob).
+const TypeRefreshMCPOAuth = "mcp:refresh_oauth"
+
 // TypeBacklog is the unattended backlog job: it starts the work backlog's top item whenever
 // fewer of the sessions it started than its quota are live.
 const TypeBacklog = "backlog:start"

@@ -39,6 +39,8 @@ type Options struct {
 	// default to a value of this service's own, so those actions never reach another test's
 	// sessions (nor, by default, any).
 	Host, FleetScope string
+	// OAuth configures the MCP servers' OAuth flow (off when its SecretKey is blank).
+	OAuth orchestrator.OAuthConfig
 }
 
 // Env is a service with the store and queue under it.
@@ -82,6 +84,6 @@ func New(t testing.TB, o Options) Env {
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
 		Now: o.Now, TriggerSettle: o.TriggerSettle,
-		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: fleet})
+		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: fleet, OAuth: o.OAuth})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir, FleetScope: fleet}
 }

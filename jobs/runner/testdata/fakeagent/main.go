@@ -24,6 +24,12 @@
 // Like the real CLIs it ends gracefully on SIGTERM: the action under way finishes (a tool call
 // prints its result), a sleep is cut short, and it exits with 143.
 //
+// It reports each configured MCP server's connection the way the runtime does: Claude's init
+// event lists every server with its status, Codex prints an error event for a server that did
+// not start. A server is connected unless its entry's env sets FAKEAGENT_MCP_STATUS (failed,
+// needs-auth) and, for the failure's words, FAKEAGENT_MCP_ERROR; FAKEAGENT_MCP_CONNECTED_AFTER
+// there names a file whose presence makes it connect after all.
+//
 // With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory, its
 // whole environment, the names of the MCP servers in its config) to that file.
 package main
@@ -245,14 +251,20 @@ func (p *printer) terminated() bool {
 func (p *printer) emit(v any) { _ = p.enc.Encode(v) }
 
 func (p *printer) start() {
+	statuses := mcpStatuses(p.inv.configPath)
 	switch p.inv.runtime {
 	case "codex":
 		p.emit(map[string]any{"type": "thread.started", "thread_id": p.inv.sessionID})
+		for _, st := range statuses {
+			if st["status"] != "connected" {
+				p.emit(map[string]any{"type": "error", "message": fmt.Sprintf("MCP client for `%s` failed to start: %s", st["name"], st["error"])})
+			}
+		}
 		p.emit(map[string]any{"type": "turn.started"})
 	case "pi":
 		p.emit(map[string]any{"type": "session", "id": p.inv.sessionID})
 	default:
-		p.emit(map[string]any{"type": "system", "subtype": "init", "session_id": p.inv.sessionID, "model": p.inv.model})
+		p.emit(map[string]any{"type": "system", "subtype": "init", "session_id": p.inv.sessionID, "model": p.inv.model, "mcp_servers": statuses})
 	}
 	first, _, _ := strings.Cut(p.inv.prompt, "\n")
 	p.say("ack: " + first)
@@ -466,6 +478,31 @@ func configured(path string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// mcpStatuses is every configured server's connection as the fake reports it.
+func mcpStatuses(path string) []map[string]any {
+	table, _, _ := serverTable(path)
+	out := []map[string]any{}
+	for _, name := range configured(path) {
+		e, _ := table[name].(map[string]any)
+		env, _ := e["env"].(map[string]any)
+		status, _ := env["FAKEAGENT_MCP_STATUS"].(string)
+		if after, _ := env["FAKEAGENT_MCP_CONNECTED_AFTER"].(string); after != "" {
+			if _, err := os.Stat(after); err == nil {
+				status = ""
+			}
+		}
+		st := map[string]any{"name": name, "status": "connected"}
+		if status != "" {
+			st["status"] = status
+			if msg, _ := env["FAKEAGENT_MCP_ERROR"].(string); msg != "" {
+				st["error"] = msg
+			}
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // entries lists the remote servers, zimmer-self-session first, then zimmer, then the rest.
