@@ -33,9 +33,6 @@ func artifactFolder(t *testing.T, files map[string]string) string {
 		if text == "" {
 			continue // "" removes a base file
 		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		write(t, dir, name, text)
 	}
 	return dir
@@ -115,7 +112,7 @@ func TestSkillsArePreparedInEachRuntimesFolder(t *testing.T) {
 	for runtime, dir := range map[string]string{RuntimeClaude: ".claude/skills", RuntimeCodex: ".agents/skills", RuntimePi: ".pi/skills"} {
 		t.Run(runtime, func(t *testing.T) {
 			work := t.TempDir()
-			mustWrite(t, filepath.Join(work, dir, "repo-own", "SKILL.md"), "the repository's")
+			write(t, work, filepath.Join(dir, "repo-own", "SKILL.md"), "the repository's")
 			out, err := c.WriteSkills(SkillsRequest{Runtime: runtime, WorkDir: work, Skills: []string{"review", "notes", "ghost"}})
 			if err != nil {
 				t.Fatal(err)
@@ -151,7 +148,7 @@ func TestARepositorysOwnSkillOfTheSameNameWins(t *testing.T) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	mustWrite(t, filepath.Join(work, ".claude/skills/review/SKILL.md"), "mine")
+	write(t, work, ".claude/skills/review/SKILL.md", "mine")
 	out, err := c.WriteSkills(SkillsRequest{Runtime: RuntimeClaude, WorkDir: work, Skills: []string{"review"}})
 	if err != nil || len(out.Written) != 0 || len(out.Warnings) != 1 {
 		t.Fatalf("kept and warned: %+v %v", out, err)
@@ -224,23 +221,13 @@ func TestAChangedSkillBodyReloadsTheCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := filepath.Join(dir, "skills", "review", "SKILL.md")
-	mustWrite(t, body, "Read the diff twice.\n")
+	write(t, dir, "skills/review/SKILL.md", "Read the diff twice.\n")
 	at := time.Now().Add(time.Minute)
 	if err := os.Chtimes(body, at, at); err != nil {
 		t.Fatal(err)
 	}
 	if !live.Reload() || !strings.HasSuffix(string(live.Current().Skills["review"].files[skillFile]), "Read the diff twice.\n") {
 		t.Fatal("an edited SKILL.md reaches the catalog")
-	}
-}
-
-func mustWrite(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
