@@ -14,7 +14,7 @@ import (
 	"strings"
 )
 
-//go:embed default/*.json
+//go:embed default/*.json default/skills
 var defaultFS embed.FS
 
 // Root is one agent root: a repository and the defaults a session started on it takes.
@@ -50,6 +50,10 @@ type Artifact struct {
 	// StartupTimeoutSec is an MCP server's accepted startup_timeout_sec (an integer in 5..600);
 	// nil when absent or refused, which the API reports as null.
 	StartupTimeoutSec *int `json:"-"`
+
+	files  map[string][]byte   // a skill's folder, by path inside it (SKILL.md always present)
+	hook   *Hook               // a hook's accepted definition
+	bundle map[string][]string // a plugin's bundled ids by kind: mcp_servers, skills, hooks
 }
 
 // Model is one model a runtime can run.
@@ -112,16 +116,8 @@ func Load(dir string) (*Catalog, error) {
 		fsys = fallbackFS{primary: os.DirFS(dir), fallback: builtin}
 	}
 	c := &Catalog{}
-	var roots map[string]*Root
-	if err := readJSON(fsys, "roots.json", true, &roots); err != nil {
+	if c.Roots, err = readRoots(fsys); err != nil {
 		return nil, err
-	}
-	c.Roots = roots
-	for name, r := range c.Roots {
-		r.Name = name
-		if r.DefaultBranch == "" {
-			r.DefaultBranch = "main"
-		}
 	}
 	if c.MCPServers, err = readArtifacts(fsys, "mcp.json"); err != nil {
 		return nil, err
@@ -134,11 +130,24 @@ func Load(dir string) (*Catalog, error) {
 	if c.Skills, err = readArtifacts(fsys, "skills.json"); err != nil {
 		return nil, err
 	}
+	if err := c.loadSkillBodies(fsys); err != nil {
+		return nil, err
+	}
 	if c.Hooks, err = readArtifacts(fsys, "hooks.json"); err != nil {
 		return nil, err
 	}
+	for _, id := range sortedKeys(c.Hooks) {
+		if err := checkHook(c.Hooks[id]); err != nil {
+			return nil, err
+		}
+	}
 	if c.Plugins, err = readArtifacts(fsys, "plugins.json"); err != nil {
 		return nil, err
+	}
+	for _, id := range sortedKeys(c.Plugins) {
+		if err := c.checkPlugin(c.Plugins[id]); err != nil {
+			return nil, err
+		}
 	}
 	if err := readJSON(fsys, "runtimes.json", false, &c.Runtimes); err != nil {
 		return nil, err
@@ -174,6 +183,30 @@ func readJSON(fsys fs.FS, name string, required bool, into any) error {
 		return fmt.Errorf("%w: parse %s: %v", ErrInvalid, name, err)
 	}
 	return nil
+}
+
+// readRoots reads roots.json entry by entry, so a bad one is named with its field.
+func readRoots(fsys fs.FS) (map[string]*Root, error) {
+	var raw map[string]json.RawMessage
+	if err := readJSON(fsys, "roots.json", true, &raw); err != nil {
+		return nil, err
+	}
+	roots := make(map[string]*Root, len(raw))
+	for name, msg := range raw {
+		if strings.HasPrefix(name, "$") { // "$schema"
+			continue
+		}
+		r := &Root{}
+		if err := json.Unmarshal(msg, r); err != nil {
+			return nil, fmt.Errorf("%w: roots.json entry %q: %s", ErrInvalid, name, fieldProblem(err))
+		}
+		r.Name = name
+		if r.DefaultBranch == "" {
+			r.DefaultBranch = "main"
+		}
+		roots[name] = r
+	}
+	return roots, nil
 }
 
 func readArtifacts(fsys fs.FS, name string) (map[string]*Artifact, error) {

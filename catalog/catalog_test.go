@@ -27,8 +27,12 @@ func TestBuiltInCatalogLoads(t *testing.T) {
 	}
 }
 
+// write puts text at dir/name, making the folders on the way.
 func write(t *testing.T, dir, name, text string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

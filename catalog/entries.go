@@ -128,6 +128,9 @@ func fieldProblem(err error) string {
 	if errors.As(err, &te) && te.Field != "" {
 		return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 	}
+	if errors.As(err, &te) {
+		return "is not a JSON object"
+	}
 	return err.Error()
 }
 

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -89,8 +90,8 @@ func (l *Live) logWarnings(c *Catalog) {
 	}
 }
 
-// fingerprint is each catalog file's size and modification time ("-" when absent): a changed,
-// added or removed file changes it.
+// fingerprint is each catalog file's size and modification time ("-" when absent), skill
+// folders included: a changed, added or removed file changes it.
 func (l *Live) fingerprint() string {
 	if l.dir == "" {
 		return ""
@@ -104,5 +105,15 @@ func (l *Live) fingerprint() string {
 		}
 		fmt.Fprintf(&b, "%s:%d:%d;", name, info.Size(), info.ModTime().UnixNano())
 	}
+	// Skill folders are part of the catalog too: an edited SKILL.md reaches the next prepare.
+	_ = filepath.WalkDir(filepath.Join(l.dir, skillsDir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s:%d:%d;", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
 	return b.String()
 }

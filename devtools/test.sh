@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # devtools/test.sh (make test): start a Neo4j and a Redis of the tests' own on test ports (never
-# the dev ones) unless they already run, install Debian's chromium (the browser tests) and
-# prometheus (promtool, the alert rules' check) when missing, check formatting, vet and staticcheck, then run every test. Services this script
+# the dev ones) unless they already run, install Debian's chromium (the browser tests),
+# prometheus (promtool, the alert rules' check) and the real Claude Code and Codex CLIs from npm
+# (devtools/agent-clis.sh: the test that they accept Zimmer's configs) when missing, check formatting, vet and staticcheck, then run every test. Services this script
 # started are stopped at the end unless ZIMMER_KEEP_TEST_SERVICES=1.
 # Like `make up`, the test stores run with auth on: their passwords are generated on first start
 # into $TEST_DIR/test.env (0600), which also lists every ZIMMER_TEST_* variable the tests read;
@@ -39,15 +40,16 @@ REDIS_PORT="$REDIS_PORT" "$DEVTOOLS/redis.sh" start
 "$DEVTOOLS/neo4j.sh" start
 "$DEVTOOLS/debian-tool.sh" /usr/bin/chromium chromium "the browser tests"
 "$DEVTOOLS/debian-tool.sh" /usr/bin/promtool prometheus "the alerting rules' check"
+ZIMMER_TEST_AGENT_CLIS="$("$DEVTOOLS/agent-clis.sh")"
 
 export ZIMMER_TEST_NEO4J_URI="bolt://127.0.0.1:$NEO4J_PORT" ZIMMER_TEST_NEO4J_USER=neo4j ZIMMER_TEST_NEO4J_PASSWORD
 export ZIMMER_TEST_REDIS_URL="redis://:$ZIMMER_TEST_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT"
-export ZIMMER_TEST_REDIS_DIR="$REDIS_DIR" ZIMMER_TEST_REDIS_PORT="$REDIS_PORT" ZIMMER_TEST_REDIS_PASSWORD
+export ZIMMER_TEST_REDIS_DIR="$REDIS_DIR" ZIMMER_TEST_REDIS_PORT="$REDIS_PORT" ZIMMER_TEST_REDIS_PASSWORD ZIMMER_TEST_AGENT_CLIS
 test_env() {
   local v
   printf '# Written by make test: the test stores of this checkout (passwords generated once).\n'
   for v in ZIMMER_TEST_NEO4J_URI ZIMMER_TEST_NEO4J_USER ZIMMER_TEST_NEO4J_PASSWORD ZIMMER_TEST_REDIS_URL \
-    ZIMMER_TEST_REDIS_PASSWORD ZIMMER_TEST_REDIS_DIR ZIMMER_TEST_REDIS_PORT; do
+    ZIMMER_TEST_REDIS_PASSWORD ZIMMER_TEST_REDIS_DIR ZIMMER_TEST_REDIS_PORT ZIMMER_TEST_AGENT_CLIS; do
     printf '%s=%s\n' "$v" "${!v}"
   done
 }

@@ -22,11 +22,11 @@ func (s *Service) Readiness() (*catalog.Catalog, map[string]catalog.Readiness) {
 // readinessTimeout bounds the credential reads of one readiness answer.
 const readinessTimeout = 5 * time.Second
 
-// ServerWarning is the sentence a creation path says about servers that cannot start right now
-// ("" when every one can).
-func (s *Service) ServerWarning(servers []string) string {
-	_, ready := s.Readiness()
-	return catalog.Warning(servers, ready)
+// ServerWarning is the sentence a creation path says about the session's servers that cannot
+// start right now ("" when every one can): the ones it selected and the ones its plugins bundle.
+func (s *Service) ServerWarning(sess *session.Session) string {
+	cat, ready := s.Readiness()
+	return catalog.Warning(cat.Expand(sess.MCPServers, nil, nil, sess.CatalogPlugins).MCPServers, ready)
 }
 
 // warnUnstartable checks the servers a new session ended up with (its root's defaults
@@ -39,7 +39,7 @@ func (s *Service) warnUnstartable(ctx context.Context, sess *session.Session) (w
 			warning = ""
 		}
 	}()
-	warning = s.ServerWarning(sess.MCPServers)
+	warning = s.ServerWarning(sess)
 	if warning != "" {
 		s.timeline(ctx, sess.ID, session.LogWarning, warning)
 	}

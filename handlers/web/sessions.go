@@ -162,7 +162,7 @@ func (h *Handler) showSession(c *gin.Context) {
 	}
 	p.Notice = notices[c.Query("notice")]
 	if c.Query("notice") == "created" {
-		p.Alert = h.ops.ServerWarning(p.Session.MCPServers)
+		p.Alert = h.ops.ServerWarning(p.Session)
 	}
 	h.render(c, http.StatusOK, "session.html", p.Session.DisplayTitle(), p)
 }

@@ -100,8 +100,8 @@ git -c user.name=t -c user.email=t@example.invalid commit -q -m init`
 	return writeCatalog(catDir, repoURL)
 }
 
-// writeCatalog: parent (spawns child), child, solo (with an npx server by default), and a
-// server whose secret is never set.
+// writeCatalog: parent (spawns child), child, solo (with an npx server by default), a server
+// whose secret is never set, a skill, a hook and a plugin bundling them with a server.
 func writeCatalog(dir, repo string) error {
 	files := map[string]string{
 		"roots.json": fmt.Sprintf(`{
@@ -116,6 +116,10 @@ func writeCatalog(dir, repo string) error {
   "fleet-tool": {"type": "stdio", "command": "node", "env": {"TOKEN": "${RUNNER_TEST_FLEET_TOKEN}"}},
   "greedy": {"type": "stdio", "command": "node", "env": {"KEYS": "${API_KEYS}", "GRAPH": "${NEO4J_PASSWORD:-none}"}}
 }`,
+		"skills.json":          `{"lint": {"description": "Lint before committing."}}`,
+		"skills/lint/SKILL.md": "Run the linter.\n",
+		"hooks.json":           `{"stamp": {"event": "SessionStart", "command": "date > .stamp"}}`,
+		"plugins.json":         `{"kit": {"mcp_servers": ["slowpoke"], "skills": ["lint"], "hooks": ["stamp"]}}`,
 		"runtimes.json": `{
   "claude_code": {"models": [{"id": "opus", "default": true}, {"id": "sonnet"}]},
   "codex": {"models": [{"id": "gpt-5.4", "default": true}]},
@@ -126,6 +130,9 @@ func writeCatalog(dir, repo string) error {
 		return err
 	}
 	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			return err
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 // the same on every turn: the same --session-id continues the conversation, kept in a
 // clone-local session directory so sessions cannot collide. Its MCP client (the pi-mcp-adapter
 // extension) reads .mcp.json from the working directory by convention; --approve trusts the
-// project's files.
+// project's files. The session's skills are folders under <workdir>/.pi/skills; Pi runs no hooks.
 var piRuntime = runtime{
 	key: catalog.RuntimePi, label: "Pi", defaultBin: "pi", binEnv: "ZIMMER_PI_BIN",
 	argv: func(s spawnSpec) []string {

@@ -49,7 +49,8 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 	}
 	spec := spawnSpec{prompt: prompt, workDir: t.ws.workDir, model: t.sess.Model(),
 		runtimeID: derefString(t.sess.RuntimeSessionID), resume: t.resume(),
-		configPath: session.BagString(t.sess.Metadata, session.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow}
+		configPath: session.BagString(t.sess.Metadata, session.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow,
+		hooks: t.hooks, settingsPath: t.settings}
 	proc, err := startProcess(bin, t.rt.argv(spec), t.ws.workDir, t.r.agentEnv(mergeEnv(t.runtimeEnv(), t.rt.env(spec),
 		map[string]string{"ZIMMER_SESSION_ID": strconv.FormatInt(t.sess.ID, 10)}, t.r.elicitationEnv(t.sess.ID))),
 		filepath.Join(t.ws.root, t.rt.key+"_stderr.log"), out)

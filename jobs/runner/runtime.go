@@ -28,6 +28,8 @@ type spawnSpec struct {
 	prompt, workDir, model, runtimeID, configPath string
 	resume                                        bool
 	autoCompact                                   int64
+	hooks                                         []catalog.Hook // the session's catalog hooks
+	settingsPath                                  string         // Claude's settings file carrying them
 }
 
 var runtimes = map[string]runtime{

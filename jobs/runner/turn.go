@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,6 +29,10 @@ type turn struct {
 	ws      workspace
 	out     *stream
 	proc    *process
+	// hooks are the session's catalog hooks, prepared with the config; settings is the Claude
+	// settings file carrying them ("" when none).
+	hooks    []catalog.Hook
+	settings string
 }
 
 // run takes the claimed turn to its end and returns the outcome. ctx ending means the worker
@@ -81,7 +87,7 @@ func (t *turn) prepare(ctx, work context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := t.r.excludeConfig(work, ws.clone, cfg.Path); err != nil {
+	if err := t.r.exclude(work, ws.clone, cfg.Path, "MCP config"); err != nil {
 		return err
 	}
 	setup := orchestrator.Setup{ClonePath: ws.clone, WorkDir: ws.workDir, TranscriptPath: t.r.transcriptPath(t.sess.ID),
@@ -97,24 +103,27 @@ func (t *turn) prepare(ctx, work context.Context) error {
 	return nil
 }
 
+// writeConfig prepares what the session's catalog lists give the runtime (plugins expanded into
+// what they bundle): the MCP config, the skills and the hooks.
 func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]string) (catalog.RuntimeConfig, error) {
 	root := t.sess.AgentRoot()
 	lookup, err := catalog.SecretsLookup(t.r.opt.SecretsFile, t.r.opt.Lookup)
 	if err != nil {
 		return catalog.RuntimeConfig{}, orchestrator.Failure{Reason: orchestrator.FailureSecret, Message: err.Error()}
 	}
-	var previous []string
-	if !fresh { // a fresh clone's config is the repository's alone
+	var previous writtenRecord
+	if !fresh { // a fresh clone's files are the repository's alone
 		previous = t.ws.written(t.sess.AgentRuntime)
 	}
+	sel := t.cat.Expand(t.sess.MCPServers, t.sess.CatalogSkills, t.sess.CatalogHooks, t.sess.CatalogPlugins)
 	// Every turn gets a fresh token (the last turn's stops working), so a restart rotates it.
 	token, err := t.r.ops.IssueSessionToken(ctx, t.sess.ID)
 	if err != nil {
 		return catalog.RuntimeConfig{}, err
 	}
 	cfg, err := t.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
-		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: t.sess.MCPServers, Root: root,
-		PublicURL: t.r.opt.PublicURL, Token: token, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous,
+		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: sel.MCPServers, Root: root,
+		PublicURL: t.r.opt.PublicURL, Token: token, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous.Written,
 		BearerTokens: tokens,
 	})
 	var ue *catalog.UnresolvedError
@@ -128,10 +137,27 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]st
 	if err != nil {
 		return cfg, fmt.Errorf("write the MCP config: %w", err)
 	}
-	if err := t.ws.recordWritten(t.sess.AgentRuntime, cfg.Written); err != nil {
+	skills, err := t.cat.WriteSkills(catalog.SkillsRequest{Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir,
+		Skills: sel.Skills, Previous: previous.Skills})
+	if errors.Is(err, catalog.ErrSymlink) {
+		return cfg, orchestrator.Failure{Reason: orchestrator.FailureCloneValidation, Message: "the clone's skills: " + err.Error()}
+	}
+	if err != nil {
 		return cfg, err
 	}
-	for _, w := range cfg.Warnings {
+	if err := t.ws.recordWritten(writtenRecord{Runtime: t.sess.AgentRuntime, Written: cfg.Written, Skills: skills.Written}); err != nil {
+		return cfg, err
+	}
+	for _, id := range skills.Written {
+		if err := t.r.exclude(ctx, t.ws.clone, filepath.Join(t.ws.workDir, skills.Dir, id), "skill "+id); err != nil {
+			return cfg, err
+		}
+	}
+	warnings := append(cfg.Warnings, skills.Warnings...)
+	if warnings, err = t.prepareHooks(sel.Hooks, warnings); err != nil {
+		return cfg, err
+	}
+	for _, w := range warnings {
 		t.r.ops.AppendTimeline(ctx, t.sess.ID, session.LogWarning, w)
 	}
 	return cfg, nil
@@ -141,6 +167,35 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]st
 type errParkedForOAuth struct{ missing []orchestrator.OAuthMissing }
 
 func (e errParkedForOAuth) Error() string { return "MCP servers need OAuth authorization" }
+
+// claudeSettingsFile sits beside the clone: Claude Code reads the session's hooks from it
+// (--settings), so the repository's own settings files are never rewritten.
+const claudeSettingsFile = "claude-settings.json"
+
+// prepareHooks readies the session's catalog hooks in the runtime's own idiom: a settings file
+// for Claude Code, command-line overrides for Codex (built at spawn); Pi runs none.
+func (t *turn) prepareHooks(ids []string, warnings []string) ([]string, error) {
+	t.hooks = t.cat.HooksFor(ids)
+	if w := catalog.HooksUnsupported(t.sess.AgentRuntime, t.hooks); w != "" {
+		warnings = append(warnings, w)
+	}
+	path := filepath.Join(t.ws.root, claudeSettingsFile)
+	if t.sess.AgentRuntime != catalog.RuntimeClaude || len(t.hooks) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return warnings, fmt.Errorf("remove the hooks of an earlier turn: %w", err)
+		}
+		return warnings, nil
+	}
+	data, err := catalog.ClaudeHookSettings(t.hooks)
+	if err != nil {
+		return warnings, fmt.Errorf("encode the hooks: %w", err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return warnings, fmt.Errorf("write the hooks: %w", err)
+	}
+	t.settings = path
+	return warnings, nil
+}
 
 // keepReason carries the claim's turn reason over a re-read of the session.
 func keepReason(fresh, claimed *session.Session) *session.Session {

@@ -39,37 +39,39 @@ const (
 )
 
 // writtenFile sits beside the clone, outside the tree the agent can change: it names the MCP
-// entries Zimmer wrote into the runtime's config, so the next prepare can take exactly those out
-// and leave the repository's own entries alone.
+// entries and the skill folders Zimmer wrote for the runtime, so the next prepare can take
+// exactly those out and leave the repository's own alone.
 const writtenFile = "mcp-written.json"
 
 type writtenRecord struct {
 	Runtime string   `json:"runtime"`
 	WorkDir string   `json:"work_dir"`
-	Written []string `json:"written"`
+	Written []string `json:"written"` // MCP entries
+	Skills  []string `json:"skills,omitempty"`
 }
 
-// written is what the last prepare wrote into the config runtime reads in this working
-// directory; nothing when it wrote another runtime's file, or none at all.
-func (ws workspace) written(runtime string) []string {
+// written is what the last prepare wrote for runtime in this working directory; nothing when it
+// wrote another runtime's files, or none at all.
+func (ws workspace) written(runtime string) writtenRecord {
 	data, err := os.ReadFile(filepath.Join(ws.root, writtenFile))
 	if err != nil {
-		return nil
+		return writtenRecord{}
 	}
 	var rec writtenRecord
 	if json.Unmarshal(data, &rec) != nil || rec.Runtime != runtime || rec.WorkDir != ws.workDir {
-		return nil
+		return writtenRecord{}
 	}
-	return rec.Written
+	return rec
 }
 
-func (ws workspace) recordWritten(runtime string, names []string) error {
-	data, err := json.Marshal(writtenRecord{Runtime: runtime, WorkDir: ws.workDir, Written: names})
+func (ws workspace) recordWritten(rec writtenRecord) error {
+	rec.WorkDir = ws.workDir
+	data, err := json.Marshal(rec)
 	if err != nil {
-		return fmt.Errorf("record the MCP entries Zimmer wrote: %w", err)
+		return fmt.Errorf("record what Zimmer wrote into the clone: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(ws.root, writtenFile), data, 0o600); err != nil {
-		return fmt.Errorf("record the MCP entries Zimmer wrote: %w", err)
+		return fmt.Errorf("record what Zimmer wrote into the clone: %w", err)
 	}
 	return nil
 }
@@ -176,31 +178,32 @@ func (c *capped) Write(p []byte) (int, error) {
 
 func (c *capped) String() string { return c.buf.String() }
 
-// excludeConfig keeps the MCP config (it carries the fleet's key) out of anything the agent
-// commits: listed in the clone's .git/info/exclude and, when the repository tracks a file of
-// that name, marked skip-worktree so `git commit -a` leaves the rewritten copy alone.
-func (r *Runner) excludeConfig(ctx context.Context, clone, path string) error {
+// exclude keeps what Zimmer wrote into the clone (the MCP config carries the session's token)
+// out of anything the agent commits: listed in the clone's .git/info/exclude and, when the
+// repository tracks a file of that name, marked skip-worktree so `git commit -a` leaves the
+// rewritten copy alone. what names it in the exclude file and in errors.
+func (r *Runner) exclude(ctx context.Context, clone, path, what string) error {
 	rel, err := filepath.Rel(clone, path)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		return fmt.Errorf("the MCP config %s is outside the clone", path)
+		return fmt.Errorf("the %s %s is outside the clone", what, path)
 	}
 	rel = filepath.ToSlash(rel)
 	info := filepath.Join(clone, ".git", "info")
 	if err := os.MkdirAll(info, 0o700); err != nil {
-		return fmt.Errorf("exclude the MCP config from git: %w", err)
+		return fmt.Errorf("exclude the %s from git: %w", what, err)
 	}
 	f, err := os.OpenFile(filepath.Join(info, "exclude"), os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return fmt.Errorf("exclude the MCP config from git: %w", err)
+		return fmt.Errorf("exclude the %s from git: %w", what, err)
 	}
 	defer f.Close()
 	existing, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
-		return fmt.Errorf("exclude the MCP config from git: %w", err)
+		return fmt.Errorf("exclude the %s from git: %w", what, err)
 	}
 	if line := "/" + rel; !slices.Contains(strings.Split(string(existing), "\n"), line) {
-		if _, err := fmt.Fprintf(f, "\n# written by Zimmer; it carries credentials\n%s\n", line); err != nil {
-			return fmt.Errorf("exclude the MCP config from git: %w", err)
+		if _, err := fmt.Fprintf(f, "\n# the %s, written by Zimmer\n%s\n", what, line); err != nil {
+			return fmt.Errorf("exclude the %s from git: %w", what, err)
 		}
 	}
 	git := func(args ...string) error {
@@ -212,7 +215,7 @@ func (r *Runner) excludeConfig(ctx context.Context, clone, path string) error {
 		return nil // not tracked: the exclude is enough
 	}
 	if err := git("update-index", "--skip-worktree", "--", rel); err != nil {
-		return fmt.Errorf("keep the tracked MCP config out of commits: %w", err)
+		return fmt.Errorf("keep the tracked %s out of commits: %w", what, err)
 	}
 	return nil
 }
