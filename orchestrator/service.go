@@ -93,6 +93,9 @@ type Deps struct {
 	// retry_sessions' recent failures, cleanup_processes) to sessions whose custom_metadata
 	// mentions it, for a graph shared by independent tests; blank is every session.
 	FleetScope string
+	// Quota is where the spot gate reads the runtime account pools' utilization; nil has no
+	// reading (the gate is open on utilization, the ceiling still applies).
+	Quota QuotaSource
 }
 
 // DefaultTriggerSettle outlasts the drain's delay: a session resting on a queued message is
@@ -116,6 +119,7 @@ type Service struct {
 	settle          time.Duration
 	host            string
 	fleetScope      string
+	quota           QuotaSource
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 }
 
@@ -123,7 +127,7 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, slackWorkspace: d.SlackWorkspaceURL, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope}
+		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota}
 	if s.host == "" {
 		s.host, _ = os.Hostname()
 	}

@@ -39,6 +39,8 @@ type Options struct {
 	// default to a value of this service's own, so those actions never reach another test's
 	// sessions (nor, by default, any).
 	Host, FleetScope string
+	// Quota is the spot gate's quota source (none when nil).
+	Quota orchestrator.QuotaSource
 }
 
 // Env is a service with the store and queue under it.
@@ -78,6 +80,7 @@ func New(t testing.TB, o Options) Env {
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
 		Now: o.Now, TriggerSettle: o.TriggerSettle,
-		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))})
+		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet")),
+		Quota: o.Quota})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
