@@ -94,8 +94,10 @@ type Deps struct {
 	// mentions it, for a graph shared by independent tests; blank is every session.
 	FleetScope string
 	// Quota is where the spot gate reads the runtime account pools' utilization; nil has no
-	// reading (the gate is open on utilization, the ceiling still applies).
-	Quota QuotaSource
+	// reading (the gate is open on utilization, the ceiling still applies) unless TokenBudgets
+	// name pools to read off the token ledger.
+	Quota        QuotaSource
+	TokenBudgets map[string]TokenBudget
 }
 
 // DefaultTriggerSettle outlasts the drain's delay: a session resting on a queued message is
@@ -130,6 +132,9 @@ func New(d Deps) *Service {
 		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota}
 	if s.host == "" {
 		s.host, _ = os.Hostname()
+	}
+	if s.quota == nil && len(d.TokenBudgets) > 0 {
+		s.quota = &ledgerQuota{s: s, budgets: d.TokenBudgets}
 	}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs

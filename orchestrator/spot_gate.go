@@ -66,20 +66,14 @@ type TokenBudget struct {
 	FiveHour, Weekly int64
 }
 
-// ledgerQuota reads utilization off the token ledger: tokens recorded in the window over the
-// pool's budget. The ledger scan is kept for a minute; the gate asks far more often.
+// ledgerQuota reads utilization off the token ledger (Deps.TokenBudgets): tokens recorded in
+// the window over the pool's budget; a runtime without a budget has no reading. The ledger scan is kept for a minute; the gate asks far more often.
 type ledgerQuota struct {
 	s       *Service
 	budgets map[string]TokenBudget
 	mu      sync.Mutex
 	last    map[string]QuotaReading
 	at      time.Time
-}
-
-// LedgerQuota is the quota source that reads the token ledger against budgets per runtime
-// (ZIMMER_SPOT_TOKEN_BUDGETS); a runtime without a budget has no reading.
-func (s *Service) LedgerQuota(budgets map[string]TokenBudget) QuotaSource {
-	return &ledgerQuota{s: s, budgets: budgets}
 }
 
 const ledgerQuotaFresh = time.Minute

@@ -294,3 +294,43 @@ func TestTheCeilingSweepParksRunningSpotWorkAndResumesTheLongestParkedFirst(t *t
 		t.Fatalf("resumes stop at the ceiling: %+v %v", got, err)
 	}
 }
+
+func TestTheLedgerQuotaSourceReadsTokensInEachWindowAgainstTheBudget(t *testing.T) {
+	runtime := graphtest.Unique(t, "ledger-runtime") // a pool of its own: the ledger is shared
+	clk := &clock{now: time.Now().UTC()}
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB, Now: clk.Now,
+		TokenBudgets: map[string]orchestrator.TokenBudget{runtime: {FiveHour: 1000, Weekly: 10_000}}})
+	ctx := context.Background()
+	before, err := e.Ops.SpotPolicy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = e.Ops.UpdateSpotPolicy(context.Background(), settings.SpotChange{GatingEnabled: &before.GatingEnabled})
+	})
+	if _, err := e.Ops.UpdateSpotPolicy(ctx, settings.SpotChange{GatingEnabled: ptr(true)}); err != nil {
+		t.Fatal(err)
+	}
+	s := graphtest.Session(t, e.Store, func(d *session.Session) { d.AgentRuntime = runtime })
+	row := func(id string, ago time.Duration, in, out int64) session.TokenUsage {
+		return session.TokenUsage{RequestID: graphtest.Unique(t, id), AgentRuntime: runtime, Model: "opus",
+			CalledAt: clk.Now().Add(-ago), InputTokens: in, OutputTokens: out, CacheReadTokens: 1_000_000}
+	}
+	if _, err := e.Store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{
+		row("recent", time.Hour, 300, 200),      // both windows
+		row("yesterday", 30*time.Hour, 4000, 0), // the week only
+		row("last-month", 30*24*time.Hour, 9_000_000, 0),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.Ops.SpotDecisionFor(ctx, runtime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Reading == nil || d.Reading.FiveHourPct != 50 || d.Reading.WeeklyPct != 45 || !d.Admit {
+		t.Fatalf("want 50%% of the 5-hour budget and 45%% of the week (cache reads not counted), admitted: %+v %+v", d, d.Reading)
+	}
+	if d, err := e.Ops.SpotDecisionFor(ctx, "codex"); err != nil || d.Reading != nil || d.Reason != orchestrator.SpotNoSnapshot {
+		t.Fatalf("a pool without a budget has no reading: %+v %v", d, err)
+	}
+}

@@ -39,8 +39,10 @@ type Options struct {
 	// default to a value of this service's own, so those actions never reach another test's
 	// sessions (nor, by default, any).
 	Host, FleetScope string
-	// Quota is the spot gate's quota source (none when nil).
-	Quota orchestrator.QuotaSource
+	// Quota is the spot gate's quota source (none when nil); TokenBudgets has it read the
+	// token ledger instead.
+	Quota        orchestrator.QuotaSource
+	TokenBudgets map[string]orchestrator.TokenBudget
 }
 
 // Env is a service with the store and queue under it.
@@ -81,6 +83,6 @@ func New(t testing.TB, o Options) Env {
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
 		Now: o.Now, TriggerSettle: o.TriggerSettle,
 		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet")),
-		Quota: o.Quota})
+		Quota: o.Quota, TokenBudgets: o.TokenBudgets})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
