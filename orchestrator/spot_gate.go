@@ -152,13 +152,15 @@ type spotState struct {
 	pools    map[string]graph.PoolLoad
 }
 
-func (s *Service) spotState(ctx context.Context) (spotState, error) {
+// spotState reads the policy and, while gating is on (or always, for a report), the readings
+// and the pools' loads.
+func (s *Service) spotState(ctx context.Context, always bool) (spotState, error) {
 	p, err := s.store.SpotPolicy(ctx)
 	if err != nil {
 		return spotState{}, err
 	}
 	st := spotState{policy: p}
-	if !p.GatingEnabled {
+	if !p.GatingEnabled && !always {
 		return st, nil
 	}
 	if s.quota != nil {
@@ -182,7 +184,7 @@ func (st spotState) decide(runtime string, margin float64) SpotDecision {
 
 // SpotDecisionFor is what the gate would answer now for a spot start on runtime.
 func (s *Service) SpotDecisionFor(ctx context.Context, runtime string) (SpotDecision, error) {
-	st, err := s.spotState(ctx)
+	st, err := s.spotState(ctx, false)
 	if err != nil {
 		return SpotDecision{}, err
 	}
@@ -286,7 +288,7 @@ type SpotSweep struct {
 // (each finishes its turn, then waits in the spot queue); then it resumes parked sessions into
 // pools under both, longest parked first, at most slots (and five) of them.
 func (s *Service) SweepSpot(ctx context.Context, slots int, scope SweepScope) (SpotSweep, error) {
-	st, err := s.spotState(ctx)
+	st, err := s.spotState(ctx, false)
 	if err != nil {
 		return SpotSweep{}, err
 	}
