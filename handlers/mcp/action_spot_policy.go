@@ -26,8 +26,12 @@ func actionSpotPolicyTool() *toolDef {
 
 var spotPolicyVerbs = verbs[func(context.Context, *call) (settings.Spot, error)]{
 	{"set_gating", spotSetGating},
-	{"promote_genesis", func(ctx context.Context, c *call) (settings.Spot, error) { return spotMoveGenesis(ctx, c, session.ClassPriority) }},
-	{"demote_genesis", func(ctx context.Context, c *call) (settings.Spot, error) { return spotMoveGenesis(ctx, c, session.ClassSpot) }},
+	{"promote_genesis", func(ctx context.Context, c *call) (settings.Spot, error) {
+		return spotMoveGenesis(ctx, c, session.ClassPriority)
+	}},
+	{"demote_genesis", func(ctx context.Context, c *call) (settings.Spot, error) {
+		return spotMoveGenesis(ctx, c, session.ClassSpot)
+	}},
 	{"reset_genesis_classes", func(ctx context.Context, c *call) (settings.Spot, error) { return c.h.ops.ResetGenesisClasses(ctx) }},
 }
 
