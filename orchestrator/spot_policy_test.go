@@ -3,7 +3,9 @@ package orchestrator_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -91,5 +93,62 @@ func TestAnExplicitGenesisWinsOverTheParentsAndDropsItsClass(t *testing.T) {
 				t.Fatalf("genesis %s class %v precedence %d", s.Genesis, s.SchedulingClass, s.Precedence)
 			}
 		})
+	}
+}
+
+func TestStartNowResumesAQueuedSessionAndRefusesOneAsleepOnAWallClockWake(t *testing.T) {
+	e := newSpotEnv(t, settings.SpotChange{GatingEnabled: ptr(true), MaxConcurrent: ptr(1)})
+	e.quota.set(99, 99) // the gate is shut: Start now goes past it
+	ctx := context.Background()
+	parked := graphtest.Session(t, e.Store, func(d *session.Session) {
+		d.Status = session.StatusNeedsInput
+		d.Metadata[session.MetaRuntimeStarted] = true
+	})
+	if _, _, err := e.Ops.PauseIntoSpotQueue(ctx, parked.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.Ops.StartNow(ctx, parked.ID); err != nil || got.Status != session.StatusRunning || got.Metadata[session.MetaSpotQueuedAt] != nil {
+		t.Fatalf("a parked session starts now: %v %v", got, err)
+	}
+
+	held, task := e.start(t, session.ClassSpot)
+	if _, err := e.Ops.ClaimRun(ctx, held.ID, task, "do the work"); !errors.Is(err, orchestrator.ErrSpotHeld) {
+		t.Fatalf("want held, got %v", err)
+	}
+	got, err := e.Ops.StartNow(ctx, held.ID)
+	if err != nil || got.Metadata[session.MetaSpotHoldReason] != nil {
+		t.Fatalf("Start now lets a held start through: %v %v", got, err)
+	}
+	if claimed, err := e.Ops.ClaimRun(ctx, held.ID, *got.JobID, "do the work"); err != nil || claimed.Status != session.StatusRunning {
+		t.Fatalf("its new task claims it past the shut gate: %v", err)
+	}
+
+	sleeper := graphtest.Session(t, e.Store, func(d *session.Session) { d.Status = session.StatusNeedsInput })
+	at := e.clk.Now().Add(time.Hour)
+	if _, _, err := e.Ops.WakeAt(ctx, orchestrator.WakeAtParams{SessionID: sleeper.ID, WakeAt: at.Format("2006-01-02T15:04:05"),
+		Timezone: "UTC", At: at, Prompt: "wake"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Ops.StartNow(ctx, sleeper.ID)
+	var ve *orchestrator.ValidationError
+	if !errors.As(err, &ve) || !strings.Contains(err.Error(), "asleep on a wall-clock wake") || !strings.Contains(err.Error(), "/triggers") {
+		t.Fatalf("Start now refuses a wall-clock sleeper and says why: %v", err)
+	}
+	if now, _ := e.Ops.Get(ctx, sleeper.ID); now.Status != session.StatusWaiting {
+		t.Fatalf("the sleeper sleeps on: %s", now.Status)
+	}
+}
+
+func TestDemoteToSpotSlotsASessionAtTheHeadOfTheSpotQueue(t *testing.T) {
+	e := newSpotEnv(t, settings.SpotChange{})
+	ctx := context.Background()
+	s := graphtest.Session(t, e.Store, func(d *session.Session) { d.Genesis = session.GenesisWebUI })
+	top, err := e.Store.MaxSpotPrecedence(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Ops.DemoteToSpot(ctx, s.ID)
+	if err != nil || got.PriorityClass() != session.ClassSpot || got.Precedence < top+5 {
+		t.Fatalf("demoted: class %s precedence %d (top was %d) %v", got.PriorityClass(), got.Precedence, top, err)
 	}
 }
