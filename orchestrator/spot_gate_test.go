@@ -193,6 +193,9 @@ func TestAHeldStartRetriesWithBackOffAndTheStrandedStartSweepLeavesItAlone(t *te
 			t.Fatalf("hold %d waits %s, want %s plus at most a tenth", i+1, waits[i], lo)
 		}
 	}
+	if held, _, err := e.Ops.SpotCensus(ctx); err != nil || held[orchestrator.SpotAtUtilization] < 1 {
+		t.Fatalf("the held-sessions gauge counts it: %v %v", held, err)
+	}
 	e.quota.set(40, 20)
 	claimed, err := e.Ops.ClaimRun(ctx, sess.ID, task, "do the work")
 	if err != nil || claimed.Status != session.StatusRunning {

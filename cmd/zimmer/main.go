@@ -149,6 +149,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
+	m.RegisterSpot(ops.SpotCensus)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })
