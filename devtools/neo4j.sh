@@ -45,15 +45,8 @@ else
   JAVA="java"
 fi
 
-log() { printf 'neo4j.sh: %s\n' "$*"; }
-err() { printf 'neo4j.sh: %s\n' "$*" >&2; }
-die() { err "$*"; exit 1; }
-
-now_ms() { date +%s%3N; }
-elapsed() { # $1 = start ms
-  local d=$(( $(now_ms) - $1 ))
-  printf '%d.%01ds' $(( d / 1000 )) $(( (d % 1000) / 100 ))
-}
+SELF=neo4j.sh
+source "$SCRIPT_DIR/proc.sh"
 
 # ---------------------------------------------------------------- build
 
@@ -154,28 +147,10 @@ size_mb() {
   esac
 }
 
-# Alive, zombies excepted: an orphan may linger as a zombie where PID 1 does not
-# reap. A zombie thread-group leader whose other threads are still exiting (a
-# JVM after SIGKILL) still counts as alive: it holds its files and ports.
-pid_alive() {
-  local pid="$1" state tasks
-  [[ -r "/proc/$pid/stat" ]] || return 1
-  state="$(sed -e 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d ' ' -f 1)" || return 1
-  [[ -n "$state" ]] || return 1
-  if [[ "$state" == "Z" || "$state" == "X" ]]; then
-    tasks="$(find "/proc/$pid/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
-    (( tasks > 1 )) || return 1
-  fi
-  return 0
-}
-
 # Prints the pid of this home dir's Neo4j if it is running.
 running_pid() {
   local pid
-  [[ -f "$PID_FILE" ]] || return 1
-  pid="$(tr -dc '0-9' <"$PID_FILE")"
-  [[ -n "$pid" ]] || return 1
-  pid_alive "$pid" || return 1
+  pid="$(recorded_pid)" || return 1
   # Guard against pid reuse: the JVM carries the home dir as a marker property.
   tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "-Dzimmer.neo4j.home=$HOME_DIR" || return 1
   echo "$pid"
@@ -184,14 +159,6 @@ running_pid() {
 # Bolt port a running launcher was started with (from its marker property).
 pid_port() {
   tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | sed -n 's/^-Dzimmer\.neo4j\.port=//p' | head -n 1
-}
-
-port_open() {
-  if command -v timeout >/dev/null 2>&1; then
-    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
-  else
-    bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
-  fi
 }
 
 # Waits for the NEO4J_READY line that the launcher prints after "RETURN 1" succeeded.
@@ -393,16 +360,4 @@ cmd_status() {
   return 1
 }
 
-usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
-}
-
-case "${1:-}" in
-  build) cmd_build ;;
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  restart) cmd_stop; cmd_start ;;
-  -h | --help | help) usage ;;
-  *) usage >&2; exit 2 ;;
-esac
+dispatch "$@"

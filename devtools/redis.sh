@@ -17,9 +17,8 @@
 #   REDIS_STOP_TIMEOUT   seconds, default 20
 set -euo pipefail
 
-log() { printf 'redis.sh: %s\n' "$*"; }
-err() { printf 'redis.sh: %s\n' "$*" >&2; }
-die() { err "$*"; exit 1; }
+SELF=redis.sh
+source "$(dirname "${BASH_SOURCE[0]}")/proc.sh"
 
 setup_env() {
   [[ -n "${REDIS_DIR:-}" ]] || die "REDIS_DIR is required (the Redis data dir, e.g. /tmp/zimmer-redis)"
@@ -73,28 +72,10 @@ ensure_installed() {
   log "installed $(redis-server --version | cut -d ' ' -f 1-3)"
 }
 
-# Alive, zombies excepted: an orphan may linger as a zombie where PID 1 does not
-# reap. A zombie thread-group leader whose other threads are still exiting (a
-# JVM after SIGKILL) still counts as alive: it holds its files and ports.
-pid_alive() {
-  local pid="$1" state tasks
-  [[ -r "/proc/$pid/stat" ]] || return 1
-  state="$(sed -e 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d ' ' -f 1)" || return 1
-  [[ -n "$state" ]] || return 1
-  if [[ "$state" == "Z" || "$state" == "X" ]]; then
-    tasks="$(find "/proc/$pid/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
-    (( tasks > 1 )) || return 1
-  fi
-  return 0
-}
-
 # Prints the pid of the redis-server started for this REDIS_DIR, if it is running.
 running_pid() {
   local pid
-  [[ -f "$PID_FILE" ]] || return 1
-  pid="$(tr -dc '0-9' <"$PID_FILE")"
-  [[ -n "$pid" ]] || return 1
-  pid_alive "$pid" || return 1
+  pid="$(recorded_pid)" || return 1
   grep -q 'redis' "/proc/$pid/cmdline" 2>/dev/null || return 1
   echo "$pid"
 }
@@ -108,15 +89,6 @@ open_without_password() {
   [[ "$(env -u REDISCLI_AUTH timeout 2 redis-cli -h 127.0.0.1 -p "$PORT" ping 2>/dev/null || true)" == "PONG" ]]
 }
 
-port_open() {
-  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT" 2>/dev/null
-}
-
-now_ms() { date +%s%3N; }
-elapsed() {
-  local d=$(( $(now_ms) - $1 ))
-  printf '%d.%01ds' $(( d / 1000 )) $(( (d % 1000) / 100 ))
-}
 
 cmd_start() {
   setup_env
@@ -135,7 +107,7 @@ cmd_start() {
     log "already running (pid $pid, 127.0.0.1:$PORT, dir $DIR)"
     return 0
   fi
-  if port_open; then
+  if port_open "$PORT"; then
     die "port $PORT on 127.0.0.1 is already in use by another process (not the Redis of $DIR); set REDIS_PORT or stop that process"
   fi
   rm -f "$PID_FILE"
@@ -209,15 +181,4 @@ cmd_status() {
   return 1
 }
 
-usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
-}
-
-case "${1:-}" in
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  restart) cmd_stop; cmd_start ;;
-  -h | --help | help) usage ;;
-  *) usage >&2; exit 2 ;;
-esac
+dispatch "$@"

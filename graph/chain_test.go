@@ -5,28 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/roster"
 )
-
-// raw runs one statement on the test database behind the store's back: what someone with
-// direct access to Neo4j can do.
-func raw(t *testing.T, cypher string, params map[string]any) {
-	t.Helper()
-	o := graphtest.Neo4jOptions()
-	ctx := context.Background()
-	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	if _, err := neo4j.ExecuteQuery(ctx, driver, cypher, params, neo4j.EagerResultTransformer); err != nil {
-		t.Fatalf("%s: %v", cypher, err)
-	}
-}
 
 func say(t *testing.T, store *graph.Store, sessionID int64, content string) int64 {
 	t.Helper()
@@ -57,7 +39,7 @@ func TestMigrateChainsRecordsWrittenBeforeChaining(t *testing.T) {
 	legacy, mixed := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
 	say(t, store, mixed.ID, "chained first")
 	for _, sid := range []int64{legacy.ID, legacy.ID, mixed.ID} {
-		raw(t, `MATCH (s:Session {id: $sid}) MATCH (c:Counter {name: 'human_message'}) SET c.value = c.value + 1
+		graphtest.Cypher(t, `MATCH (s:Session {id: $sid}) MATCH (c:Counter {name: 'human_message'}) SET c.value = c.value + 1
 			CREATE (s)-[:HAS_HUMAN_MESSAGE]->(:HumanMessage {id: c.value, session_id: $sid, author: 'tadasant',
 			  channel: 'web_ui', content: 'from before chaining', occurred_at: datetime(), entry_point: 'web_ui.follow_up',
 			  created_at: datetime()})`, map[string]any{"sid": sid})
@@ -94,14 +76,14 @@ func TestAnEditInNeo4jBreaksTheChainAtThatRecord(t *testing.T) {
 	if n, b := verify(t, store, s.ID); b != nil || n != 3 {
 		t.Fatalf("fresh chain: %d records, %v", n, b)
 	}
-	raw(t, "MATCH (h:HumanMessage {id: $id}) SET h.content = 'Ship it on Friday.'", map[string]any{"id": ids[0]})
+	graphtest.Cypher(t, "MATCH (h:HumanMessage {id: $id}) SET h.content = 'Ship it on Friday.'", map[string]any{"id": ids[0]})
 	if _, b := verify(t, store, s.ID); b == nil || b.RecordID != ids[0] {
 		t.Fatalf("edited record #%d: got %v", ids[0], b)
 	}
 	other := graphtest.Session(t, store, nil)
 	kept := say(t, store, other.ID, "one")
 	gone := say(t, store, other.ID, "two")
-	raw(t, "MATCH (h:HumanMessage {id: $id}) DETACH DELETE h", map[string]any{"id": gone})
+	graphtest.Cypher(t, "MATCH (h:HumanMessage {id: $id}) DETACH DELETE h", map[string]any{"id": gone})
 	if _, b := verify(t, store, other.ID); b == nil || b.RecordID != kept {
 		t.Fatalf("deleted last record #%d: got %v, want the break at #%d", gone, b, kept)
 	}

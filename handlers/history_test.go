@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
@@ -101,7 +100,7 @@ func TestVerifyNamesTheRecordEditedInNeo4j(t *testing.T) {
 		t.Fatalf("records: %v %v", msgs, err)
 	}
 	edited := msgs[1].ID
-	rawCypher(t, "MATCH (h:HumanMessage {id: $id}) SET h.content = 'Use the red button.'", map[string]any{"id": edited})
+	graphtest.Cypher(t, "MATCH (h:HumanMessage {id: $id}) SET h.content = 'Use the red button.'", map[string]any{"id": edited})
 	r = e.do(t, "GET", path, nil)
 	link, _ := r.body["first_broken_link"].(map[string]any)
 	if r.status != http.StatusOK || r.body["intact"] != false || link == nil || link["record_id"] != float64(edited) ||
@@ -110,22 +109,6 @@ func TestVerifyNamesTheRecordEditedInNeo4j(t *testing.T) {
 	}
 	if r := e.do(t, "GET", "/api/v1/sessions/999999999999/human_messages/verify", nil); r.status != http.StatusNotFound {
 		t.Fatalf("an unknown session: %d", r.status)
-	}
-}
-
-// rawCypher runs one statement on the test database behind Zimmer's back: what someone with
-// direct access to Neo4j can do.
-func rawCypher(t *testing.T, cypher string, params map[string]any) {
-	t.Helper()
-	o := graphtest.Neo4jOptions()
-	ctx := context.Background()
-	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	if _, err := neo4j.ExecuteQuery(ctx, driver, cypher, params, neo4j.EagerResultTransformer); err != nil {
-		t.Fatalf("%s: %v", cypher, err)
 	}
 }
 
@@ -139,7 +122,7 @@ func TestThePeriodicCheckRaisesTheBreaksMetric(t *testing.T) {
 	e.say(t, s, "one", time.Now())
 	e.say(t, s, "two", time.Now())
 	msgs, _ := e.store.HumanMessages(context.Background(), []int64{int64(s["id"].(float64))})
-	rawCypher(t, "MATCH (h:HumanMessage {id: $id}) DETACH DELETE h", map[string]any{"id": msgs[1].ID})
+	graphtest.Cypher(t, "MATCH (h:HumanMessage {id: $id}) DETACH DELETE h", map[string]any{"id": msgs[1].ID})
 	log, rec := graphtest.NewLogRecorder()
 	m := metrics.New().RegisterProvenance()
 	if err := jobs.CheckChains(context.Background(), e.ops, m, log); err != nil {

@@ -101,6 +101,8 @@ func TestABrowserSeesTheBadgeAndClearsANotification(t *testing.T) {
 	}
 	handlerstest.Step(t, ctx, "dismiss it",
 		chromedp.Click(chromedp.ID(fmt.Sprintf("dismiss-%d", n.ID))),
+		// The page before the click has a .notice too: wait for the reloaded one, without the item.
+		chromedp.WaitNotPresent(chromedp.CSS(item)),
 		chromedp.WaitVisible(chromedp.CSS(".notice")),
 	)
 	if notice := handlerstest.Text(t, ctx, ".notice"); notice != "Dismissed." {

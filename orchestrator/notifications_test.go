@@ -14,22 +14,6 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// ofSession lists the active notifications about one session, newest first.
-func ofSession(t *testing.T, e orchestratortest.Env, sessionID int64) []*session.Notification {
-	t.Helper()
-	list, _, err := e.Ops.Notifications(context.Background(), orchestrator.NotificationListParams{PerPage: orchestrator.MaxPerPage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*session.Notification
-	for _, n := range list {
-		if n.SessionID == sessionID {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // transition moves a session through ev on the operations' write path and returns the id of
 // the effect batch it recorded.
 func transition(t *testing.T, e orchestratortest.Env, id int64, ev session.Event) string {
@@ -82,7 +66,7 @@ func TestAPushedMessageIsANotificationReadThenDismissed(t *testing.T) {
 	if !queued(t, e, tasks.LaneDefault, tasks.DeliverNotificationTaskID(n.ID)) {
 		t.Fatal("a pushed message's delivery must be queued")
 	}
-	if list := ofSession(t, e, s.ID); len(list) != 1 || list[0].ID != n.ID || list[0].Session.ID != s.ID {
+	if list := orchestratortest.NotificationsAbout(t, e.Ops, s.ID); len(list) != 1 || list[0].ID != n.ID || list[0].Session.ID != s.ID {
 		t.Fatalf("the active list must show it with its session: %+v", list)
 	}
 	err = e.Ops.DismissNotification(ctx, n.ID)
@@ -124,7 +108,7 @@ func TestAPushNeedsAMessageAndASession(t *testing.T) {
 	if _, err := e.Ops.PushMessage(ctx, -7, "hello"); !errors.Is(err, orchestrator.ErrNotFound) {
 		t.Fatalf("a missing session is not found, got %v", err)
 	}
-	if list := ofSession(t, e, s.ID); len(list) != 0 {
+	if list := orchestratortest.NotificationsAbout(t, e.Ops, s.ID); len(list) != 0 {
 		t.Fatalf("a refused push records nothing: %+v", list)
 	}
 }
@@ -143,7 +127,7 @@ func TestMarkAllReadAndDismissAllReadReachEveryPendingNotification(t *testing.T)
 	if err != nil || marked < 3 {
 		t.Fatalf("marked %d, %v; want at least this test's three", marked, err)
 	}
-	for _, n := range ofSession(t, e, s.ID) {
+	for _, n := range orchestratortest.NotificationsAbout(t, e.Ops, s.ID) {
 		if !n.Read {
 			t.Fatalf("notification %d is still unread", n.ID)
 		}
@@ -152,7 +136,7 @@ func TestMarkAllReadAndDismissAllReadReachEveryPendingNotification(t *testing.T)
 	if err != nil || dismissed < 3 {
 		t.Fatalf("dismissed %d, %v; want at least this test's three", dismissed, err)
 	}
-	if list := ofSession(t, e, s.ID); len(list) != 0 {
+	if list := orchestratortest.NotificationsAbout(t, e.Ops, s.ID); len(list) != 0 {
 		t.Fatalf("read notifications remain: %+v", list)
 	}
 }
@@ -168,7 +152,7 @@ func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	runEffects(t, e, failed.ID, batch)
-	list := ofSession(t, e, failed.ID)
+	list := orchestratortest.NotificationsAbout(t, e.Ops, failed.ID)
 	if len(list) != 1 || list[0].Type != session.NotifySessionFailed {
 		t.Fatalf("one failure pushed twice recorded %+v; want one session_failed", list)
 	}
@@ -184,7 +168,7 @@ func TestTheFailurePushIsRecordedOncePerFailure(t *testing.T) {
 	batch = transition(t, e, restarted.ID, session.EventFail)
 	transition(t, e, restarted.ID, session.EventResume)
 	runEffects(t, e, restarted.ID, batch)
-	if list := ofSession(t, e, restarted.ID); len(list) != 0 {
+	if list := orchestratortest.NotificationsAbout(t, e.Ops, restarted.ID); len(list) != 0 {
 		t.Fatalf("a session restarted before its failure push ran is not pushed: %+v", list)
 	}
 }
@@ -199,7 +183,7 @@ func TestTheNeedsInputPushIsDebouncedAndOptIn(t *testing.T) {
 	if !queued(t, e, tasks.LaneDefault, tasks.NeedsInputPushTaskID(batch)) {
 		t.Fatal("an opted-in pause schedules its debounced push")
 	}
-	if list := ofSession(t, e, optedIn.ID); len(list) != 0 {
+	if list := orchestratortest.NotificationsAbout(t, e.Ops, optedIn.ID); len(list) != 0 {
 		t.Fatalf("nothing is recorded before the debounce ends: %+v", list)
 	}
 	silent := running(t, e, false)
@@ -237,7 +221,7 @@ func TestTheNeedsInputPushIsDebouncedAndOptIn(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			list := ofSession(t, e, s.ID)
+			list := orchestratortest.NotificationsAbout(t, e.Ops, s.ID)
 			if len(list) != tt.want {
 				t.Fatalf("recorded %d notifications, want %d", len(list), tt.want)
 			}
@@ -265,7 +249,7 @@ func TestResumeMarksOlderNotificationsStaleAndArchiveDeletesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	runEffects(t, e, s.ID, resume)
-	if list := ofSession(t, e, s.ID); len(list) != 1 || list[0].ID != after.ID {
+	if list := orchestratortest.NotificationsAbout(t, e.Ops, s.ID); len(list) != 1 || list[0].ID != after.ID {
 		t.Fatalf("only the notification newer than the resume stays active: %+v", list)
 	}
 	if got, err := e.Ops.Notification(ctx, before.ID); err != nil || !got.Stale {

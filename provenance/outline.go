@@ -2,7 +2,6 @@ package provenance
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/lineage"
@@ -15,26 +14,12 @@ import (
 //   - #101 [zimmer-router] {web_ui · priority} Add spot vs priority classification
 //   - #102 [zimmer] {web_ui · priority} Implement the genesis column ← this session
 func Outline(h *lineage.Hierarchy) string {
-	children := map[int64][]lineage.Node{}
-	in := map[int64]bool{}
-	for _, n := range h.Nodes {
-		in[n.ID] = true
-	}
-	var tops []lineage.Node
-	for _, n := range h.Nodes {
-		if n.Under == 0 || !in[n.Under] {
-			tops = append(tops, n)
-		} else {
-			children[n.Under] = append(children[n.Under], n)
-		}
-	}
+	tops, children := h.Forest()
 	var lines []string
 	var draw func(n lineage.Node, indent int)
 	draw = func(n lineage.Node, indent int) {
 		lines = append(lines, strings.Repeat("  ", indent)+OutlineLine(n))
-		kids := children[n.ID]
-		slices.SortFunc(kids, func(a, b lineage.Node) int { return int(a.ID - b.ID) })
-		for _, k := range kids {
+		for _, k := range children[n.ID] {
 			draw(k, indent+1)
 		}
 	}

@@ -59,12 +59,18 @@ func notificationMarkRead(ctx context.Context, c *call) (string, error) {
 
 func notificationMarkAllRead(ctx context.Context, c *call) (string, error) {
 	marked, pending, err := c.h.ops.MarkAllNotificationsRead(ctx)
+	return bulkResult("All Notifications Marked Read", "Marked", marked, pending, err)
+}
+
+// bulkResult reports an action over many notifications: how many it touched and how many are
+// still pending.
+func bulkResult(heading, touched string, n, pending int, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
 	var b doc
-	b.heading(2, "All Notifications Marked Read")
-	b.field("Marked", marked)
+	b.heading(2, heading)
+	b.field(touched, n)
 	b.field("Remaining Pending", pending)
 	return b.String(), nil
 }
@@ -85,12 +91,5 @@ func notificationDismiss(ctx context.Context, c *call) (string, error) {
 
 func notificationDismissAllRead(ctx context.Context, c *call) (string, error) {
 	dismissed, pending, err := c.h.ops.DismissReadNotifications(ctx)
-	if err != nil {
-		return "", err
-	}
-	var b doc
-	b.heading(2, "Read Notifications Dismissed")
-	b.field("Dismissed", dismissed)
-	b.field("Remaining Pending", pending)
-	return b.String(), nil
+	return bulkResult("Read Notifications Dismissed", "Dismissed", dismissed, pending, err)
 }

@@ -1,31 +1,14 @@
 package mcp_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
-	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
 )
-
-// notificationsOf is the active notifications about one session, newest first.
-func (e *env) notificationsOf(t *testing.T, sessionID int64) []*session.Notification {
-	t.Helper()
-	list, _, err := e.ops.Notifications(context.Background(), orchestrator.NotificationListParams{PerPage: orchestrator.MaxPerPage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*session.Notification
-	for _, n := range list {
-		if n.SessionID == sessionID {
-			out = append(out, n)
-		}
-	}
-	return out
-}
 
 func TestNotificationToolsPushReadAndDismiss(t *testing.T) {
 	graphtest.Exclusive(t, "notifications") // read state is shared: another package may mark every notification read
@@ -38,7 +21,7 @@ func TestNotificationToolsPushReadAndDismiss(t *testing.T) {
 	}
 	self := fmt.Sprintf("/mcp?tool_groups=self_session&session_id=%d", s.ID)
 	contains(t, e.ok(t, self, "send_push_notification", map[string]any{"session_id": s.ID, "message": "Second thought"}), "## Push Notification Sent")
-	mine := e.notificationsOf(t, s.ID)
+	mine := orchestratortest.NotificationsAbout(t, e.ops, s.ID)
 	if len(mine) != 2 || mine[0].Message != "Second thought" || mine[1].Message != "Needs the deploy key" {
 		t.Fatalf("two pushes, newest first: %+v", mine)
 	}
@@ -81,14 +64,14 @@ func TestNotificationBulkActionsReportCountsAndWhatIsPending(t *testing.T) {
 	}
 	contains(t, e.ok(t, "/mcp", "action_notification", map[string]any{"action": "mark_all_read"}),
 		"## All Notifications Marked Read\n\n- **Marked:** ", "\n- **Remaining Pending:** ")
-	for _, n := range e.notificationsOf(t, s.ID) {
+	for _, n := range orchestratortest.NotificationsAbout(t, e.ops, s.ID) {
 		if !n.Read {
 			t.Fatalf("notification %d is still unread", n.ID)
 		}
 	}
 	contains(t, e.ok(t, "/mcp", "action_notification", map[string]any{"action": "dismiss_all_read"}),
 		"## Read Notifications Dismissed\n\n- **Dismissed:** ", "\n- **Remaining Pending:** ")
-	if left := e.notificationsOf(t, s.ID); len(left) != 0 {
+	if left := orchestratortest.NotificationsAbout(t, e.ops, s.ID); len(left) != 0 {
 		t.Fatalf("read notifications remain: %+v", left)
 	}
 }
@@ -115,7 +98,7 @@ func TestNotificationToolsRefuseWhatTheyCannotDo(t *testing.T) {
 			e.refused(t, "/mcp", c.tool, c.args, c.want)
 		})
 	}
-	if left := e.notificationsOf(t, s.ID); len(left) != 0 {
+	if left := orchestratortest.NotificationsAbout(t, e.ops, s.ID); len(left) != 0 {
 		t.Fatalf("a refused push records nothing: %+v", left)
 	}
 }

@@ -90,8 +90,7 @@ func (h *Handler) followUp(c *gin.Context) error {
 }
 
 func (h *Handler) listMessages(c *gin.Context) error {
-	page, _ := strconv.Atoi(c.Query("page"))
-	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	page, perPage := pageQuery(c)
 	sessionID, err := h.sessionID(c)
 	if err != nil {
 		return err
@@ -105,27 +104,35 @@ func (h *Handler) listMessages(c *gin.Context) error {
 	for _, m := range list {
 		out = append(out, renderMessage(m))
 	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_messages": out, "pagination": gin.H{
-		"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages,
-	}})
+	c.JSON(http.StatusOK, gin.H{"enqueued_messages": out, "pagination": renderPage(p)})
+	return nil
+}
+
+// messageOf reads the session and the message a message route addresses.
+func (h *Handler) messageOf(c *gin.Context) (sessionID, id int64, err error) {
+	if id, err = messageID(c); err != nil {
+		return 0, 0, err
+	}
+	sessionID, err = h.sessionID(c)
+	return sessionID, id, err
+}
+
+// answerMessage answers with one message, or the operation's error.
+func answerMessage(c *gin.Context, status int, m *session.Message, err error) error {
+	if err != nil {
+		return err
+	}
+	c.JSON(status, gin.H{"enqueued_message": renderMessage(m)})
 	return nil
 }
 
 func (h *Handler) showMessage(c *gin.Context) error {
-	id, err := messageID(c)
-	if err != nil {
-		return err
-	}
-	sessionID, err := h.sessionID(c)
+	sessionID, id, err := h.messageOf(c)
 	if err != nil {
 		return err
 	}
 	m, err := h.ops.GetMessage(c.Request.Context(), sessionID, id)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusOK, m, err)
 }
 
 func (h *Handler) createMessage(c *gin.Context) error {
@@ -143,11 +150,7 @@ func (h *Handler) createMessage(c *gin.Context) error {
 		return err
 	}
 	m, err := h.ops.CreateMessage(c.Request.Context(), sessionID, p)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusCreated, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusCreated, m, err)
 }
 
 func (h *Handler) updateMessage(c *gin.Context) error {
@@ -164,19 +167,11 @@ func (h *Handler) updateMessage(c *gin.Context) error {
 		return err
 	}
 	m, err := h.ops.UpdateMessage(c.Request.Context(), sessionID, id, p)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusOK, m, err)
 }
 
 func (h *Handler) deleteMessage(c *gin.Context) error {
-	id, err := messageID(c)
-	if err != nil {
-		return err
-	}
-	sessionID, err := h.sessionID(c)
+	sessionID, id, err := h.messageOf(c)
 	if err != nil {
 		return err
 	}
@@ -201,11 +196,7 @@ func (h *Handler) reorderMessage(c *gin.Context) error {
 		return err
 	}
 	m, err := h.ops.ReorderMessage(c.Request.Context(), sessionID, id, *position)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusOK, gin.H{"enqueued_message": renderMessage(m)})
-	return nil
+	return answerMessage(c, http.StatusOK, m, err)
 }
 
 func (h *Handler) interruptMessage(c *gin.Context) error {

@@ -55,8 +55,7 @@ func renderNotification(n *session.Notification) notificationJSON {
 
 // listNotifications is GET /notifications: the active ones, newest first; status=read|unread.
 func (h *Handler) listNotifications(c *gin.Context) error {
-	page, _ := strconv.Atoi(c.Query("page"))
-	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	page, perPage := pageQuery(c)
 	list, p, err := h.ops.Notifications(c.Request.Context(), orchestrator.NotificationListParams{Status: c.Query("status"), Page: page, PerPage: perPage})
 	if err != nil {
 		return err
@@ -65,9 +64,7 @@ func (h *Handler) listNotifications(c *gin.Context) error {
 	for _, n := range list {
 		out = append(out, renderNotification(n))
 	}
-	c.JSON(http.StatusOK, gin.H{"notifications": out, "pagination": gin.H{
-		"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages,
-	}})
+	c.JSON(http.StatusOK, gin.H{"notifications": out, "pagination": renderPage(p)})
 	return nil
 }
 

@@ -196,3 +196,16 @@ func queryBool(v string) bool { return v == "true" || v == "1" }
 func (h *Handler) sessionID(c *gin.Context) (int64, error) {
 	return h.ops.Resolve(c.Request.Context(), c.Param("id"))
 }
+
+// pageQuery reads a paged list's page and per_page; anything unreadable is left to the
+// operation's defaults.
+func pageQuery(c *gin.Context) (page, perPage int) {
+	page, _ = strconv.Atoi(c.Query("page"))
+	perPage, _ = strconv.Atoi(c.Query("per_page"))
+	return page, perPage
+}
+
+// renderPage is the pagination block every paged list carries.
+func renderPage(p orchestrator.Page) gin.H {
+	return gin.H{"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages}
+}

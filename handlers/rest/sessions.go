@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -12,8 +11,7 @@ import (
 )
 
 func (h *Handler) listSessions(c *gin.Context) error {
-	page, _ := strconv.Atoi(c.Query("page"))
-	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	page, perPage := pageQuery(c)
 	list, p, err := h.ops.List(c.Request.Context(), orchestrator.ListParams{
 		Status: c.Query("status"), AgentRuntime: c.Query("agent_runtime"), PriorityClass: c.Query("priority_class"),
 		Genesis: c.Query("genesis"), ShowArchived: queryBool(c.Query("show_archived")), Page: page, PerPage: perPage,
@@ -21,9 +19,7 @@ func (h *Handler) listSessions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"sessions": renderSessions(list), "pagination": gin.H{
-		"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages,
-	}})
+	c.JSON(http.StatusOK, gin.H{"sessions": renderSessions(list), "pagination": renderPage(p)})
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -98,8 +99,7 @@ func triggerID(c *gin.Context) (int64, error) {
 }
 
 func (h *Handler) listTriggers(c *gin.Context) error {
-	page, _ := strconv.Atoi(c.Query("page"))
-	per, _ := strconv.Atoi(c.Query("per_page"))
+	page, per := pageQuery(c)
 	p := orchestrator.TriggerListParams{Page: page, PerPage: per}
 	if t := trigger.Type(c.Query("condition_type")); t.Valid() {
 		p.Type = string(t)
@@ -117,8 +117,7 @@ func (h *Handler) listTriggers(c *gin.Context) error {
 	for i, t := range list {
 		out[i] = renderTrigger(t, now)
 	}
-	c.JSON(http.StatusOK, gin.H{"triggers": out, "pagination": gin.H{"page": pg.Page, "per_page": pg.PerPage,
-		"total_count": pg.TotalCount, "total_pages": pg.TotalPages}})
+	c.JSON(http.StatusOK, gin.H{"triggers": out, "pagination": renderPage(pg)})
 	return nil
 }
 
@@ -169,20 +168,9 @@ func triggerParams(b *body) orchestrator.TriggerParams {
 }
 
 func (h *Handler) createTrigger(c *gin.Context) error {
-	b, err := readBody(c.Request)
-	if err != nil {
-		return err
-	}
-	p := triggerParams(b)
-	if err := b.err(); err != nil {
-		return err
-	}
-	t, warnings, err := h.ops.CreateTrigger(c.Request.Context(), p, nil)
-	if err != nil {
-		return err
-	}
-	c.JSON(http.StatusCreated, gin.H{"trigger": renderTrigger(t, h.ops.Now()), "warnings": nonNilList(warnings)})
-	return nil
+	return h.saveTrigger(c, http.StatusCreated, func(ctx context.Context, p orchestrator.TriggerParams) (*trigger.Trigger, []string, error) {
+		return h.ops.CreateTrigger(ctx, p, nil)
+	})
 }
 
 func (h *Handler) updateTrigger(c *gin.Context) error {
@@ -190,6 +178,14 @@ func (h *Handler) updateTrigger(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	return h.saveTrigger(c, http.StatusOK, func(ctx context.Context, p orchestrator.TriggerParams) (*trigger.Trigger, []string, error) {
+		return h.ops.UpdateTrigger(ctx, id, p, nil)
+	})
+}
+
+// saveTrigger reads a create's or update's body, saves it and answers the trigger with the
+// save's warnings.
+func (h *Handler) saveTrigger(c *gin.Context, status int, save func(context.Context, orchestrator.TriggerParams) (*trigger.Trigger, []string, error)) error {
 	b, err := readBody(c.Request)
 	if err != nil {
 		return err
@@ -198,11 +194,11 @@ func (h *Handler) updateTrigger(c *gin.Context) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	t, warnings, err := h.ops.UpdateTrigger(c.Request.Context(), id, p, nil)
+	t, warnings, err := save(c.Request.Context(), p)
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"trigger": renderTrigger(t, h.ops.Now()), "warnings": nonNilList(warnings)})
+	c.JSON(status, gin.H{"trigger": renderTrigger(t, h.ops.Now()), "warnings": nonNilList(warnings)})
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
-	"slices"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/lineage"
@@ -111,26 +110,13 @@ func clip(s string, n int) string {
 // children by id), a column per level, leaves one slot each from the top and every other node
 // level with the middle of its children.
 func layout(h *lineage.Hierarchy) ([]placed, int, int) {
-	in := map[int64]bool{}
-	for _, n := range h.Nodes {
-		in[n.ID] = true
-	}
-	children := map[int64][]lineage.Node{}
-	var tops []lineage.Node
-	for _, n := range h.Nodes {
-		if n.Under == 0 || !in[n.Under] {
-			tops = append(tops, n)
-		} else {
-			children[n.Under] = append(children[n.Under], n)
-		}
-	}
+	tops, children := h.Forest()
 	var out []placed
 	slot, deepest := 0, 0
 	var place func(n lineage.Node, col int) int
 	place = func(n lineage.Node, col int) int {
 		deepest = max(deepest, col)
 		kids := children[n.ID]
-		slices.SortFunc(kids, func(a, b lineage.Node) int { return cmp.Compare(a.ID, b.ID) })
 		i := len(out)
 		out = append(out, placed{Node: n, x: margin + col*(nodeW+gapX)})
 		var y int

@@ -2,6 +2,8 @@ package runner_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -15,7 +17,8 @@ import (
 // turn runs, and the page's Pause button stops the turn.
 func TestARunsTranscriptStreamsOntoItsOpenPageAndPauseFromThePageStopsIt(t *testing.T) {
 	e := shared(t)
-	id := e.create(t, map[string]any{"prompt": "SLEEP 3\nCALL nothing_there {}\nSLEEP 60"})
+	cue := filepath.Join(t.TempDir(), "go")
+	id := e.create(t, map[string]any{"prompt": "AWAIT " + cue + "\nCALL nothing_there {}\nSLEEP 60"})
 	pid := e.waitSpawned(t, id)
 	ctx := handlerstest.Browser(t, webUser, webPassword)
 	handlerstest.Step(t, ctx, "open the running session's page",
@@ -27,7 +30,10 @@ func TestARunsTranscriptStreamsOntoItsOpenPageAndPauseFromThePageStopsIt(t *test
 	if n := handlerstest.Value(t, ctx, "count the tool calls shown", chromedp.Evaluate[int](calls)); n != 0 {
 		t.Fatalf("the tool call is on the page before the agent made it (%d)", n)
 	}
-	handlerstest.Step(t, ctx, "wait for the tool call to stream in",
+	if err := os.WriteFile(cue, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handlerstest.Step(t, ctx, "let the agent call the tool and wait for the call to stream in",
 		chromedp.WaitReady(chromedp.Search(`//ol[@id="transcript-entries"]//summary[contains(., "nothing_there")]`)))
 	if !handlerstest.Value(t, ctx, "check the page was not reloaded", chromedp.Evaluate[bool](`window.__notReloaded === true`)) {
 		t.Fatal("the page was reloaded; the transcript should have streamed in")

@@ -6,6 +6,8 @@
 //	CALL <tool> <json args>   call the tool on an MCP server from its own config file
 //	                          (.mcp.json / --mcp-config, or .codex/config.toml)
 //	SLEEP <seconds>           sleep (fractions allowed)
+//	AWAIT <path>              wait until the file exists (a test's cue, not a timer that a
+//	                          loaded machine can outrun)
 //	EXIT <code>               exit with the code
 //	BIGLINE <bytes>           print one stdout line of that many bytes
 //	FAIL <class> [always]     end the turn the way the real CLI does on that trouble (rate_limit,
@@ -302,6 +304,23 @@ func (p *printer) finish() {
 	}
 }
 
+// await polls for the file until it exists or SIGTERM arrives (seen by terminated after the line).
+func (p *printer) await(path string) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		select {
+		case <-tick.C:
+		case sig := <-p.term:
+			p.term <- sig
+			return
+		}
+	}
+}
+
 // act runs one prompt line; stop says the agent exits with code.
 func (p *printer) act(line string) (code int, stop bool) {
 	word, rest, _ := strings.Cut(line, " ")
@@ -313,6 +332,8 @@ func (p *printer) act(line string) (code int, stop bool) {
 		case sig := <-p.term:
 			p.term <- sig // seen by terminated after this line
 		}
+	case "AWAIT":
+		p.await(strings.TrimSpace(rest))
 	case "BIGLINE":
 		n, _ := strconv.Atoi(strings.TrimSpace(rest))
 		w := bufio.NewWriterSize(os.Stdout, 64<<10)

@@ -1,0 +1,25 @@
+package graphtest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// Cypher runs one statement on the test database behind the store's back: what someone with
+// direct access to Neo4j can do (edit a record, delete a node), for tests of what Zimmer
+// detects afterwards.
+func Cypher(t testing.TB, cypher string, params map[string]any) {
+	t.Helper()
+	o := Neo4jOptions()
+	ctx := context.Background()
+	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	if _, err := neo4j.ExecuteQuery(ctx, driver, cypher, params, neo4j.EagerResultTransformer); err != nil {
+		t.Fatalf("%s: %v", cypher, err)
+	}
+}

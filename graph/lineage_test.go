@@ -1,0 +1,159 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/lineage"
+)
+
+// importLineage stores sessions named by the keys of edges' ends on a fresh block of negative
+// ids (never meeting the session counter or another test's fixtures) with the given uncle edges,
+// and returns each name's id.
+func importLineage(t *testing.T, store *graph.Store, names []string, edges [][2]string) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	base := -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
+	ids := map[string]int64{}
+	var rows []graph.ImportSession
+	for i, n := range names {
+		ids[n] = base - int64(i)
+		rows = append(rows, graph.ImportSession{ID: ids[n], Title: n, Status: "archived", Genesis: "api"})
+	}
+	var uncles []graph.ImportEdge
+	for _, e := range edges {
+		uncles = append(uncles, graph.ImportEdge{From: ids[e[0]], To: ids[e[1]]})
+	}
+	if err := store.ImportSessions(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ImportEdges(ctx, nil, uncles); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// Two writers each add one half of a cycle at the same moment — P → Q while Q already reaches
+// R, and R → S while S already reaches P — directly or through a path of other sessions. Each
+// edge alone is legal; together they close P → Q ⇝ R → S ⇝ P. Exactly one must land, the other
+// be refused, however the two interleave.
+func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		between int // sessions on each of the two existing paths
+	}{
+		{name: "the existing paths are single edges", between: 0},
+		{name: "the existing paths run through other sessions", between: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const rounds = 40
+			names := []string{}
+			edges := [][2]string{}
+			for i := range rounds {
+				n := func(s string) string { return fmt.Sprint(s, i) }
+				names = append(names, n("P"), n("Q"), n("R"), n("S"))
+				for _, path := range [][2]string{{"Q", "R"}, {"S", "P"}} {
+					from := n(path[0])
+					for k := range tt.between {
+						mid := fmt.Sprint(n(path[0]), "-", k)
+						names = append(names, mid)
+						edges = append(edges, [2]string{from, mid})
+						from = mid
+					}
+					edges = append(edges, [2]string{from, n(path[1])})
+				}
+			}
+			ids := importLineage(t, store, names, edges)
+			results := make([][2]graph.UncleResult, rounds)
+			var wg sync.WaitGroup
+			for i := range rounds {
+				start := make(chan struct{})
+				for half, e := range [][2]string{{"P", "Q"}, {"R", "S"}} {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						<-start
+						res, err := store.RecordUncleEdge(ctx, ids[fmt.Sprint(e[0], i)], ids[fmt.Sprint(e[1], i)], "test")
+						if err != nil {
+							t.Error(err)
+						}
+						results[i][half] = res
+					}()
+				}
+				close(start)
+			}
+			wg.Wait()
+			for i, r := range results {
+				created := 0
+				for _, res := range r {
+					switch res {
+					case graph.UncleCreated:
+						created++
+					case graph.UncleCycle:
+					default:
+						t.Errorf("round %d: %s, want created or would_create_cycle", i, res)
+					}
+				}
+				if created != 1 {
+					t.Errorf("round %d: %d of the two halves landed (%v), want exactly 1", i, created, r)
+				}
+			}
+			edges2, err := store.LineageEdges(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := lineage.Unordered(edges2); n != 0 {
+				t.Fatalf("the lineage graph has a cycle: %d sessions cannot be ordered", n)
+			}
+		})
+	}
+}
+
+// Both sides of the new edge are wide (the senior has 300 seniors, the junior 300 juniors): the
+// answer is as exact as on a small graph — a cycle through the far end of both sides is found.
+func TestTheCycleCheckIsExactWhenBothSidesAreWide(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	const wide = 300
+	build := func(link [2]string) map[string]int64 {
+		names := []string{"A", "J"}
+		var edges [][2]string
+		for i := range wide {
+			up, down := fmt.Sprint("U", i), fmt.Sprint("D", i)
+			names = append(names, up, down)
+			edges = append(edges, [2]string{up, "A"}, [2]string{"J", down})
+		}
+		if link != [2]string{} {
+			edges = append(edges, link)
+		}
+		return importLineage(t, store, names, edges)
+	}
+	tests := []struct {
+		name string
+		link [2]string // an extra edge, from below J to above A
+		want graph.UncleResult
+	}{
+		{name: "no path from the junior to the senior: created", want: graph.UncleCreated},
+		{name: "the last junior links to the last senior: refused", link: [2]string{fmt.Sprint("D", wide-1), fmt.Sprint("U", wide-1)}, want: graph.UncleCycle},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ids := build(tt.link)
+			got, err := store.RecordUncleEdge(ctx, ids["A"], ids["J"], "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Fatalf("A→J: %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
