@@ -14,6 +14,18 @@ import (
 // its path names (for routes whose :id is not a session) and the fields it must be sent.
 type sweepFixture func(t *testing.T, s *sweep) (id string, fields map[string]any)
 
+func parkedInSpotQueue(t *testing.T, s *sweep) (string, map[string]any) {
+	t.Helper()
+	parked := graphtest.Session(t, s.h.store, func(d *session.Session) {
+		d.Status = session.StatusNeedsInput
+		d.Metadata[session.MetaRuntimeStarted] = true
+	})
+	if _, _, err := s.h.ops.PauseIntoSpotQueue(context.Background(), parked.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprint(parked.ID), nil
+}
+
 func queuedItem(t *testing.T, s *sweep) string {
 	t.Helper()
 	it, err := s.h.ops.AppendBacklogItem(context.Background(), orchestrator.BacklogAppend{
@@ -47,16 +59,8 @@ func builtArchive(t *testing.T, s *sweep) (string, map[string]any) {
 }
 
 var sweepFixtures = map[string]sweepFixture{
-	"REST POST /sessions/:id/start_now": func(t *testing.T, s *sweep) (string, map[string]any) {
-		parked := graphtest.Session(t, s.h.store, func(d *session.Session) {
-			d.Status = session.StatusNeedsInput
-			d.Metadata[session.MetaRuntimeStarted] = true
-		})
-		if _, _, err := s.h.ops.PauseIntoSpotQueue(context.Background(), parked.ID, false); err != nil {
-			t.Fatal(err)
-		}
-		return fmt.Sprint(parked.ID), nil
-	},
+	"REST POST /sessions/:id/start_now": parkedInSpotQueue,
+	"web POST /sessions/:id/start_now":  parkedInSpotQueue,
 	"REST POST /backlog": func(t *testing.T, _ *sweep) (string, map[string]any) {
 		return "", map[string]any{"issue_url": "https://github.com/x/y/issues/" + graphtest.Unique(t, "sweep")}
 	},

@@ -27,8 +27,6 @@ func (q *quota) set(fiveHour, weekly float64) {
 	q.reading = &orchestrator.QuotaReading{FiveHourPct: fiveHour, WeeklyPct: weekly, Source: "test"}
 }
 
-func (q *quota) clear() { q.mu.Lock(); defer q.mu.Unlock(); q.reading = nil }
-
 func (q *quota) Utilization(context.Context) (map[string]orchestrator.QuotaReading, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

@@ -61,10 +61,10 @@ func (s *Service) ResetGenesisClasses(ctx context.Context) (settings.Spot, error
 }
 
 // SpotQueue is one page of the ranked spot queue (parked and held sessions, highest precedence
-// first) and its length.
+// first) and its length: the whole fleet's, since it is only read.
 func (s *Service) SpotQueue(ctx context.Context, page, perPage int) ([]*session.Session, int, error) {
 	page, perPage = max(page, 1), min(max(perPage, 1), 100)
-	return s.store.SpotQueue(ctx, s.fleetScope, (page-1)*perPage, perPage)
+	return s.store.SpotQueue(ctx, "", (page-1)*perPage, perPage)
 }
 
 // SpotCensus counts the sessions the gate holds, by reason, and the ones parked in the queue.
