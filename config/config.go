@@ -65,6 +65,13 @@ type Config struct {
 	// WorkspaceBudget is the bytes the workspaces may take before clean clones of resting
 	// sessions are evicted (ZIMMER_WORKSPACE_BUDGET_GB); 0 means no budget.
 	WorkspaceBudget int64
+	// SpotUtilization is a hand-set utilization per runtime account pool, 5-hour and weekly
+	// percent (ZIMMER_SPOT_UTILIZATION, e.g. claude_code=35/60); SpotTokenBudgets has the spot
+	// gate read utilization off the token ledger instead, against each pool's tokens per window
+	// (ZIMMER_SPOT_TOKEN_BUDGETS, e.g. claude_code=40000000/400000000). At most one is set; with
+	// neither the gate has no reading and is open on utilization.
+	SpotUtilization  map[string][2]float64
+	SpotTokenBudgets map[string][2]int64
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -75,6 +82,7 @@ var Variables = []string{
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
 	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB", "ZIMMER_PUSH_WEBHOOK_URL",
 	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL", "ZIMMER_SLACK_WORKSPACE_URL", "ZIMMER_SECRET_KEY",
+	"ZIMMER_SPOT_UTILIZATION", "ZIMMER_SPOT_TOKEN_BUDGETS",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -134,7 +142,43 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		}
 		c.WorkspaceBudget = int64(gb * (1 << 30))
 	}
+	if c.SpotUtilization, err = pools(getenv, "ZIMMER_SPOT_UTILIZATION", "claude_code=35/60", 100); err != nil {
+		return c, err
+	}
+	budgets, err := pools(getenv, "ZIMMER_SPOT_TOKEN_BUDGETS", "claude_code=40000000/400000000", 1e15)
+	if err != nil {
+		return c, err
+	}
+	if budgets != nil && c.SpotUtilization != nil {
+		return c, fmt.Errorf("%w: set ZIMMER_SPOT_UTILIZATION or ZIMMER_SPOT_TOKEN_BUDGETS, not both", ErrInvalid)
+	}
+	for runtime, b := range budgets {
+		if c.SpotTokenBudgets == nil {
+			c.SpotTokenBudgets = map[string][2]int64{}
+		}
+		c.SpotTokenBudgets[runtime] = [2]int64{int64(b[0]), int64(b[1])}
+	}
 	return c, c.validate(requireKeys)
+}
+
+// pools reads runtime=a/b pairs, comma-separated, each number in 0..most (unset is nil).
+func pools(getenv func(string) string, name, example string, most float64) (map[string][2]float64, error) {
+	raw := strings.TrimSpace(getenv(name))
+	if raw == "" {
+		return nil, nil
+	}
+	out := map[string][2]float64{}
+	for _, part := range strings.Split(raw, ",") {
+		runtime, pair, ok := strings.Cut(strings.TrimSpace(part), "=")
+		a, b, ok2 := strings.Cut(pair, "/")
+		x, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		y, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if !ok || !ok2 || runtime == "" || errA != nil || errB != nil || x < 0 || y < 0 || x > most || y > most {
+			return nil, fmt.Errorf("%w: %s=%q must be runtime=5-hour/weekly pairs, comma-separated (e.g. %s)", ErrInvalid, name, raw, example)
+		}
+		out[strings.TrimSpace(runtime)] = [2]float64{x, y}
+	}
+	return out, nil
 }
 
 // flag reads a 1/0 switch; unset is 0.

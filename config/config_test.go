@@ -54,6 +54,9 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"Slack mapped-only not a switch", map[string]string{"ZIMMER_SLACK_MAPPED_ONLY": "yes"}, `ZIMMER_SLACK_MAPPED_ONLY="yes" must be 1 or 0`},
 		{"workspace budget not a number", map[string]string{"ZIMMER_WORKSPACE_BUDGET_GB": "lots"}, `ZIMMER_WORKSPACE_BUDGET_GB="lots" must be a number of gigabytes`},
 		{"workspace budget negative", map[string]string{"ZIMMER_WORKSPACE_BUDGET_GB": "-1"}, `ZIMMER_WORKSPACE_BUDGET_GB="-1" must be a number of gigabytes`},
+		{"spot utilization over 100", map[string]string{"ZIMMER_SPOT_UTILIZATION": "claude_code=120/10"}, `ZIMMER_SPOT_UTILIZATION="claude_code=120/10" must be runtime=5-hour/weekly pairs`},
+		{"spot budgets without a weekly", map[string]string{"ZIMMER_SPOT_TOKEN_BUDGETS": "claude_code=100"}, `ZIMMER_SPOT_TOKEN_BUDGETS="claude_code=100" must be`},
+		{"both spot quota sources", map[string]string{"ZIMMER_SPOT_UTILIZATION": "codex=1/2", "ZIMMER_SPOT_TOKEN_BUDGETS": "codex=1/2"}, "not both"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,5 +175,16 @@ func TestTheWorkspaceBudgetIsReadInGigabytesAndUnsetMeansNone(t *testing.T) {
 		if err != nil || c.WorkspaceBudget != want {
 			t.Errorf("%q: budget %d, %v; want %d", raw, c.WorkspaceBudget, err, want)
 		}
+	}
+}
+
+func TestTheSpotQuotaSourcesParse(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"API_KEYS": strings.Repeat("k", 32), "ZIMMER_SPOT_UTILIZATION": "claude_code=35/60, codex=0/12.5"}), true)
+	if err != nil || c.SpotUtilization["claude_code"] != [2]float64{35, 60} || c.SpotUtilization["codex"] != [2]float64{0, 12.5} || c.SpotTokenBudgets != nil {
+		t.Fatalf("%+v %v", c.SpotUtilization, err)
+	}
+	c, err = Load(envOf(map[string]string{"API_KEYS": strings.Repeat("k", 32), "ZIMMER_SPOT_TOKEN_BUDGETS": "claude_code=40000000/400000000"}), true)
+	if err != nil || c.SpotTokenBudgets["claude_code"] != [2]int64{40_000_000, 400_000_000} || c.SpotUtilization != nil {
+		t.Fatalf("%+v %v", c.SpotTokenBudgets, err)
 	}
 }

@@ -855,6 +855,7 @@ func registeredMetrics(t *testing.T) metricSet {
 	runs.RunFinished("claude_code", "needs_input", time.Second)
 	m.RegisterStoreProbe(func(context.Context) map[string]error { return map[string]error{"neo4j": nil} })
 	m.RegisterProvenance()
+	m.RegisterSpot(func(context.Context) (map[string]int, int, error) { return map[string]int{}, 0, nil })
 	m.RegisterLaneDepths(func() ([]metrics.LaneDepth, error) {
 		return []metrics.LaneDepth{{Lane: "agents", States: map[string]int{"pending": 0}}}, nil
 	})

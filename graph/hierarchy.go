@@ -43,24 +43,28 @@ func (s *Store) view(ctx context.Context, id int64, queuePreview int) (SessionVi
 		if err != nil {
 			return SessionView{}, err
 		}
-		return decodeView(rec)
+		return tx.decodeView(rec)
 	})
 }
 
 // decodeView reads the statement's one record; the values are walked once, in place.
-func decodeView(rec *neo4j.Record) (SessionView, error) {
-	sess, err := recordSession(rec, "s")
+func (tx txn) decodeView(rec *neo4j.Record) (SessionView, error) {
+	sess, err := tx.session(rec, "s")
 	if err != nil {
 		return SessionView{}, err
 	}
 	get := func(key string) any { v, _ := rec.Get(key); return v }
 	h := &lineage.Hierarchy{SessionID: sess.ID, OriginID: asInt(get("origin")), RootIDs: int64s(list(get("roots"))),
 		Truncated: get("truncated") == true}
+	o, err := tx.overrides()
+	if err != nil {
+		return SessionView{}, err
+	}
 	nodes := list(get("nodes"))
 	h.Nodes = make([]lineage.Node, 0, len(nodes))
 	for _, raw := range nodes {
 		m, _ := raw.(map[string]any)
-		n := lineage.Node{NodeData: nodeData(m), Depth: int(asInt(m["depth"]))}
+		n := lineage.Node{NodeData: nodeData(m, o), Depth: int(asInt(m["depth"]))}
 		if u := optInt(m["under"]); u != nil {
 			n.Under = *u
 		}

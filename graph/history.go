@@ -23,7 +23,7 @@ func (s *Store) ProvenanceAsOf(ctx context.Context, id int64, asOf time.Time) (P
 		if err != nil {
 			return Provenance{}, err
 		}
-		sess, err := recordSession(rec, "s")
+		sess, err := tx.session(rec, "s")
 		if err != nil {
 			return Provenance{}, err
 		}
@@ -95,23 +95,27 @@ func (a asOfSource) Nodes(ids []int64) (map[int64]lineage.NodeData, error) {
 	if err != nil {
 		return nil, err
 	}
+	o, err := a.tx.overrides()
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]lineage.NodeData, len(recs))
 	for _, r := range recs {
-		d := nodeData(r.AsMap())
+		d := nodeData(r.AsMap(), o)
 		out[d.ID] = d
 	}
 	return out, nil
 }
 
 // nodeData reads one walk node as both lineage reads return it; the scheduling class is the
-// session's own, else its genesis's default.
-func nodeData(m map[string]any) lineage.NodeData {
+// session's own, else the one its genesis derives under the overrides o.
+func nodeData(m map[string]any, o session.ClassOverrides) lineage.NodeData {
 	d := lineage.NodeData{
 		ID: asInt(m["id"]), Title: asString(m["title"]), AgentRoot: asString(m["agent_root"]),
 		Status: asString(m["status"]), Genesis: asString(m["genesis"]), ParentID: optInt(m["parent_id"]),
 		UncleIDs: int64s(list(m["uncle_ids"])),
 	}
-	class := session.Genesis(d.Genesis).DefaultClass()
+	class := o.Of(session.Genesis(d.Genesis))
 	if c := asString(m["scheduling_class"]); c != "" {
 		class = session.Class(c)
 	}

@@ -42,7 +42,7 @@ func (s *Store) CreateNotification(ctx context.Context, n NewNotification) (*ses
 		if err != nil {
 			return result{}, err
 		}
-		got, err := recordNotification(rec)
+		got, err := tx.notification(rec)
 		if err != nil {
 			return result{}, err
 		}
@@ -75,7 +75,7 @@ func (s *Store) oneNotification(ctx context.Context, name, cypher string, id int
 		if err != nil {
 			return nil, err
 		}
-		return recordNotification(rec)
+		return tx.notification(rec)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s %d: %w", name, id, err)
@@ -118,7 +118,7 @@ func (s *Store) ListNotifications(ctx context.Context, f NotificationFilter) ([]
 		p := page{total: int(total), list: make([]*session.Notification, 0, len(rows))}
 		for _, row := range rows {
 			m, _ := row.(map[string]any)
-			n, err := notificationOf(m["n"], m["s"])
+			n, err := tx.notificationOf(m["n"], m["s"])
 			if err != nil {
 				return page{}, err
 			}
@@ -188,7 +188,7 @@ func (s *Store) DismissNotification(ctx context.Context, id int64) (bool, error)
 		if err != nil {
 			return false, err
 		}
-		n, err := recordNotification(rec)
+		n, err := tx.notification(rec)
 		if err != nil || !n.Read {
 			return false, err
 		}
@@ -224,14 +224,14 @@ func (s *Store) SpotParkedSessions(ctx context.Context, scope string, limit int)
 	return s.sessionsBy(ctx, "spot_parked_sessions", queries.SpotParkedSessions, map[string]any{"scope": scope, "limit": limit})
 }
 
-// recordNotification reads a notification and its session from the row's n and s.
-func recordNotification(rec *neo4j.Record) (*session.Notification, error) {
+// notification reads a notification and its session from the row's n and s.
+func (tx txn) notification(rec *neo4j.Record) (*session.Notification, error) {
 	n, _ := rec.Get("n")
 	sess, _ := rec.Get("s")
-	return notificationOf(n, sess)
+	return tx.notificationOf(n, sess)
 }
 
-func notificationOf(n, s any) (*session.Notification, error) {
+func (tx txn) notificationOf(n, s any) (*session.Notification, error) {
 	node, ok := n.(neo4j.Node)
 	if !ok {
 		return nil, errors.New("notification row holds no notification node")
@@ -241,7 +241,7 @@ func notificationOf(n, s any) (*session.Notification, error) {
 		Message: asString(p["message"]), Read: asBool(p["read"]), Stale: asBool(p["stale"]), Delivery: asString(p["delivery"]),
 		CreatedAt: asTime(p["created_at"]), UpdatedAt: asTime(p["updated_at"])}
 	if sn, ok := s.(neo4j.Node); ok {
-		about, err := nodeSession(sn.Props)
+		about, err := tx.sessionOf(sn.Props)
 		if err != nil {
 			return nil, err
 		}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -72,6 +70,9 @@ func sessionProps(s *session.Session) (map[string]any, error) {
 	if at := session.BagString(s.Metadata, session.MetaSpotQueuedAt); at != "" {
 		p["spot_queued_at"] = at // the spot scheduler resumes parked sessions oldest first by it
 	}
+	if why := session.BagString(s.Metadata, session.MetaSpotHoldReason); why != "" {
+		p["spot_hold_reason"] = why // the ranked queue and the held-sessions gauge find holds by it
+	}
 	if host := session.BagString(s.Metadata, session.MetaProcessHost); host != "" && session.BagInt(s.Metadata, session.MetaProcessPID) != 0 {
 		p["process_host"] = host // cleanup_processes finds agents left behind on a host by it
 	}
@@ -116,15 +117,8 @@ func nonNilMap(m map[string]any) map[string]any {
 	return m
 }
 
-// nodeSession reads a Session back from a node returned under the key "s".
-func recordSession(rec *neo4j.Record, key string) (*session.Session, error) {
-	node, _, err := neo4j.GetRecordValue[neo4j.Node](rec, key)
-	if err != nil {
-		return nil, fmt.Errorf("read session node: %w", err)
-	}
-	return nodeSession(node.Props)
-}
-
+// nodeSession reads a Session back from a node's properties; its GenesisClass is left to the
+// transaction that read it (txn.sessionOf).
 func nodeSession(p map[string]any) (*session.Session, error) {
 	s := &session.Session{
 		ID:                       asInt(p["id"]),

@@ -113,7 +113,7 @@ func (s *Store) sessionsBy(ctx context.Context, name, cypher string, params map[
 		}
 		list := make([]*session.Session, 0, len(recs))
 		for _, rec := range recs {
-			sess, err := recordSession(rec, "s")
+			sess, err := tx.session(rec, "s")
 			if err != nil {
 				return nil, err
 			}

@@ -35,7 +35,6 @@ func (f SearchFilter) params() map[string]any {
 		"genesis": f.Genesis, "priority_class": f.PriorityClass, "visibility": f.Visibility,
 		"show_archived": f.ShowArchived, "by_precedence": f.ByPrecedence,
 		"agent_root": f.AgentRoot, "category_id": f.CategoryID, "favorites_only": f.FavoritesOnly,
-		"spot_geneses": session.GenesesOfClass(session.ClassSpot),
 	}
 }
 
@@ -57,13 +56,18 @@ func (s *Store) ScanSessions(ctx context.Context, f SearchFilter, before int64, 
 	out, err := read(ctx, s, "scan_sessions", func(tx txn) ([]Scanned, error) {
 		p := f.params()
 		p["before"], p["limit"] = before, limit
+		geneses, err := tx.spotGeneses()
+		if err != nil {
+			return nil, err
+		}
+		p["spot_geneses"] = geneses
 		recs, err := tx.collect("scan_sessions", queries.ScanSessions, p)
 		if err != nil {
 			return nil, err
 		}
 		batch := make([]Scanned, 0, len(recs))
 		for _, rec := range recs {
-			sess, err := recordSession(rec, "s")
+			sess, err := tx.session(rec, "s")
 			if err != nil {
 				return nil, err
 			}
@@ -78,14 +82,14 @@ func (s *Store) ScanSessions(ctx context.Context, f SearchFilter, before int64, 
 	return out, nil
 }
 
-func nodeSessions(nodes []any) ([]*session.Session, error) {
+func (t txn) nodeSessions(nodes []any) ([]*session.Session, error) {
 	out := make([]*session.Session, 0, len(nodes))
 	for _, n := range nodes {
 		node, ok := n.(neo4j.Node)
 		if !ok {
 			return nil, errors.New("session row is not a node")
 		}
-		sess, err := nodeSession(node.Props)
+		sess, err := t.sessionOf(node.Props)
 		if err != nil {
 			return nil, err
 		}

@@ -68,7 +68,7 @@ func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Crea
 		if err := linkSpawnParent(tx, sess.ID); err != nil {
 			return Created{}, err
 		}
-		stored, err := recordSession(rec, "s")
+		stored, err := tx.session(rec, "s")
 		return Created{Session: stored}, err
 	})
 	if err != nil {
@@ -205,7 +205,7 @@ func lockSession(tx txn, id int64) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return recordSession(rec, "s")
+	return tx.session(rec, "s")
 }
 
 func getSession(tx txn, id int64) (*session.Session, error) {
@@ -213,7 +213,7 @@ func getSession(tx txn, id int64) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return recordSession(rec, "s")
+	return tx.session(rec, "s")
 }
 
 // UpdateSession locks a session, applies mutate to a copy and stores the result, all in one
@@ -254,7 +254,7 @@ func (s *Store) UpdateSessionWithQueue(ctx context.Context, id int64, mutate fun
 		if err := relinkSpawnParent(tx, before, after); err != nil {
 			return nil, err
 		}
-		return recordSession(rec, "s")
+		return tx.session(rec, "s")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("update session %d: %w", id, err)
@@ -290,7 +290,7 @@ func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]*session.S
 	return s.sessionPage(ctx, "list_sessions", queries.ListSessions, map[string]any{
 		"status": f.Status, "agent_runtime": f.AgentRuntime, "genesis": f.Genesis,
 		"priority_class": f.PriorityClass, "show_archived": f.ShowArchived,
-		"skip": (f.Page - 1) * f.PerPage, "limit": f.PerPage, "spot_geneses": session.GenesesOfClass(session.ClassSpot),
+		"skip": (f.Page - 1) * f.PerPage, "limit": f.PerPage,
 	})
 }
 
@@ -301,6 +301,11 @@ func (s *Store) sessionPage(ctx context.Context, name, cypher string, params map
 		total    int
 	}
 	out, err := read(ctx, s, name, func(tx txn) (page, error) {
+		geneses, err := tx.spotGeneses()
+		if err != nil {
+			return page{}, err
+		}
+		params["spot_geneses"] = geneses
 		rec, err := tx.single(name, cypher, params)
 		if err != nil {
 			return page{}, err
@@ -313,7 +318,7 @@ func (s *Store) sessionPage(ctx context.Context, name, cypher string, params map
 		if err != nil {
 			return page{}, err
 		}
-		list, err := nodeSessions(nodes)
+		list, err := tx.nodeSessions(nodes)
 		return page{list, int(total)}, err
 	})
 	if err != nil {
@@ -353,8 +358,11 @@ func equalPtr[T comparable](a, b *T) bool {
 // MaxSpotPrecedence is the highest precedence among live spot sessions (0 when there are none).
 func (s *Store) MaxSpotPrecedence(ctx context.Context) (int64, error) {
 	out, err := read(ctx, s, "max_spot_precedence", func(tx txn) (int64, error) {
-		rec, err := tx.single("max_spot_precedence", queries.MaxSpotPrecedence,
-			map[string]any{"spot_geneses": session.GenesesOfClass(session.ClassSpot)})
+		geneses, err := tx.spotGeneses()
+		if err != nil {
+			return 0, err
+		}
+		rec, err := tx.single("max_spot_precedence", queries.MaxSpotPrecedence, map[string]any{"spot_geneses": geneses})
 		if err != nil {
 			return 0, err
 		}
@@ -383,5 +391,5 @@ func sessionByIdempotencyKey(tx txn, key string) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return recordSession(rec, "s")
+	return tx.session(rec, "s")
 }

@@ -14,7 +14,7 @@ import (
 // AppSettings reads the settings; never-written ones read as their defaults.
 func (s *Store) AppSettings(ctx context.Context) (settings.App, error) {
 	out, err := read(ctx, s, "get_app_settings", func(tx txn) (settings.App, error) {
-		rec, err := tx.single("get_app_settings", queries.GetAppSettings, nil)
+		rec, err := tx.single("get_app_settings", queries.GetAppSettings, map[string]any{"name": s.settings})
 		if err != nil {
 			return settings.App{}, err
 		}
@@ -34,7 +34,7 @@ func (s *Store) UpdateAppSettings(ctx context.Context, c settings.Change) (setti
 	}
 	out, err := write(ctx, s, "update_app_settings", func(tx txn) (settings.App, error) {
 		rec, err := tx.single("update_app_settings", queries.UpdateAppSettings,
-			map[string]any{"provenance_via_mcp_enabled": enabled, "at": s.now().UTC()})
+			map[string]any{"name": s.settings, "provenance_via_mcp_enabled": enabled, "at": s.now().UTC()})
 		if err != nil {
 			return settings.App{}, err
 		}

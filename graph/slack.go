@@ -20,7 +20,7 @@ func (s *Store) SessionForSlackThread(ctx context.Context, channel, threadTS str
 		if err != nil {
 			return nil, err
 		}
-		return recordSession(rec, "s")
+		return tx.session(rec, "s")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("session for Slack thread %s/%s: %w", channel, threadTS, err)

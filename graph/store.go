@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,14 +40,19 @@ type Options struct {
 	Logger              *slog.Logger
 	Observer            Observer
 	Now                 func() time.Time
+	// Settings names the AppSetting node the deployment's settings live on ("default"); the
+	// tests give each test binary its own, so one package's policy never reaches another's.
+	Settings string
 }
 
 // Store is the graph store. It is safe for concurrent use.
 type Store struct {
-	driver neo4j.DriverWithContext
-	log    *slog.Logger
-	obs    Observer
-	now    func() time.Time
+	driver   neo4j.DriverWithContext
+	log      *slog.Logger
+	obs      Observer
+	now      func() time.Time
+	settings string
+	classes  classCache
 }
 
 // Open connects to Neo4j and waits (up to wait) for it to answer, so a store that is still
@@ -66,7 +72,7 @@ func Open(ctx context.Context, o Options, wait time.Duration) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("neo4j driver for %s: %w", uri, err)
 	}
-	s := &Store{driver: driver, log: o.Logger, obs: o.Observer, now: o.Now}
+	s := &Store{driver: driver, log: o.Logger, obs: o.Observer, now: o.Now, settings: cmp.Or(o.Settings, "default")}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -118,6 +124,7 @@ type txn struct {
 	ctx context.Context
 	r   runner
 	obs Observer
+	s   *Store
 }
 
 const txTimeout = 30 * time.Second
@@ -136,7 +143,7 @@ func read[T any](ctx context.Context, s *Store, op string, fn func(txn) (T, erro
 func execute[T any](ctx context.Context, s *Store, op string, mode neo4j.AccessMode, fn func(txn) (T, error)) (T, error) {
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode})
 	defer sess.Close(context.Background())
-	work := func(tx neo4j.ManagedTransaction) (T, error) { return fn(txn{ctx: ctx, r: tx, obs: s.obs}) }
+	work := func(tx neo4j.ManagedTransaction) (T, error) { return fn(txn{ctx: ctx, r: tx, obs: s.obs, s: s}) }
 	cfg := []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(txTimeout), neo4j.WithTxMetadata(map[string]any{"op": op})}
 	var (
 		out T

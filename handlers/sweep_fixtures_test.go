@@ -15,6 +15,18 @@ import (
 // its path names (for routes whose :id is not a session) and the fields it must be sent.
 type sweepFixture func(t *testing.T, s *sweep) (id string, fields map[string]any)
 
+func parkedInSpotQueue(t *testing.T, s *sweep) (string, map[string]any) {
+	t.Helper()
+	parked := graphtest.Session(t, s.h.store, func(d *session.Session) {
+		d.Status = session.StatusNeedsInput
+		d.Metadata[session.MetaRuntimeStarted] = true
+	})
+	if _, _, err := s.h.ops.PauseIntoSpotQueue(context.Background(), parked.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprint(parked.ID), nil
+}
+
 func queuedItem(t *testing.T, s *sweep) string {
 	t.Helper()
 	it, err := s.h.ops.AppendBacklogItem(context.Background(), orchestrator.BacklogAppend{
@@ -60,6 +72,8 @@ var sweepFixtures = map[string]sweepFixture{
 		state, code := mcpauthtest.Consent(t, u)
 		return "", map[string]any{"state": state, "code": code}
 	},
+	"REST POST /sessions/:id/start_now": parkedInSpotQueue,
+	"web POST /sessions/:id/start_now":  parkedInSpotQueue,
 	"REST POST /backlog": func(t *testing.T, _ *sweep) (string, map[string]any) {
 		return "", map[string]any{"issue_url": "https://github.com/x/y/issues/" + graphtest.Unique(t, "sweep")}
 	},

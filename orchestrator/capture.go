@@ -101,7 +101,7 @@ type WebCreateParams struct {
 // WebCreateSession creates a session from the web UI's form (genesis web_ui) and records the
 // prompt as web_ui.new_session. A blank prompt (a session started without one) records nothing.
 func (s *Service) WebCreateSession(ctx context.Context, p WebCreateParams) (Created, error) {
-	cp := CreateParams{AgentRoot: nonBlank(p.AgentRoot), Title: nonBlank(p.Title), Prompt: nonBlank(p.Prompt), Genesis: session.GenesisWebUI}
+	cp := CreateParams{AgentRoot: nonBlank(p.AgentRoot), Title: nonBlank(p.Title), Prompt: nonBlank(p.Prompt), ExplicitGenesis: session.GenesisWebUI}
 	cp.captured = s.capturing(s.webWords(ctx, p.Prompt, always(EntryWebNewSession)))
 	return s.Create(ctx, cp)
 }
@@ -113,7 +113,7 @@ func (s *Service) WebQuickPrompt(ctx context.Context, prompt string) (Created, e
 		return Created{}, err
 	}
 	root := RouterRoot
-	cp := CreateParams{AgentRoot: &root, Prompt: &prompt, Genesis: session.GenesisWebUI}
+	cp := CreateParams{AgentRoot: &root, Prompt: &prompt, ExplicitGenesis: session.GenesisWebUI}
 	cp.captured = s.capturing(s.webWords(ctx, prompt, always(EntryWebQuickPrompt)))
 	return s.Create(ctx, cp)
 }

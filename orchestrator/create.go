@@ -28,6 +28,9 @@ type CreateParams struct {
 	Config, CustomMetadata                                         map[string]any
 	// Genesis is stamped by the surface (REST: api) and used when no parent is given.
 	Genesis session.Genesis
+	// ExplicitGenesis is a genesis the creator declares (the web UI, a trigger's fire): it wins
+	// over a parent's, and then the parent's explicit class is not inherited either.
+	ExplicitGenesis session.Genesis
 	// captured runs once a new session is stored and before its first run is queued, so a
 	// human message recorded there is in the record the first prompt reads. Only the capture
 	// boundaries of this package set it (capture.go); no transport can.
@@ -197,7 +200,7 @@ func (s *Service) buildDraft(ctx context.Context, p CreateParams) (*session.Sess
 	d := &session.Session{
 		Status: session.StatusWaiting, ExecutionProvider: session.LocalFilesystem, IsAutonomous: true,
 		HeartbeatInterval: session.DefaultHeartbeat, AutoCompactWindow: session.MaxAutoCompactWindow,
-		Visibility: "visible", Genesis: p.Genesis, CreatedAt: now, UpdatedAt: now,
+		Visibility: "visible", Genesis: cmp.Or(p.ExplicitGenesis, p.Genesis), CreatedAt: now, UpdatedAt: now,
 		Config: map[string]any{}, Metadata: map[string]any{}, CustomMetadata: map[string]any{},
 		Prompt: p.Prompt, Title: p.Title, Slug: p.Slug, IdempotencyKey: p.IdempotencyKey,
 		SchedulingClass: (*session.Class)(p.SchedulingClass), ParentSessionID: p.ParentSessionID,
@@ -322,10 +325,13 @@ func (s *Service) applyLineage(ctx context.Context, d *session.Session, p Create
 		case err != nil:
 			return err
 		default:
-			d.Genesis = parent.Genesis
-			if d.SchedulingClass == nil && parent.SchedulingClass != nil {
-				class := *parent.SchedulingClass
-				d.SchedulingClass = &class
+			// A declared genesis stands; an inherited one brings the parent's explicit class.
+			if p.ExplicitGenesis == "" {
+				d.Genesis = parent.Genesis
+				if d.SchedulingClass == nil && parent.SchedulingClass != nil {
+					class := *parent.SchedulingClass
+					d.SchedulingClass = &class
+				}
 			}
 			d.Precedence = clamp(parent.Precedence+1, -session.MaxPrecedence, session.MaxPrecedence)
 		}

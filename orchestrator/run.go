@@ -33,8 +33,20 @@ const (
 // starts (waiting → running), a running one handed to it is taken over. Anything else — the
 // session was handed to another job, paused, failed or archived meanwhile — is ErrNotOwner and
 // the task stands down. The claimed session comes back with the turn's reason in
-// metadata.next_turn_reason (removed from the stored record).
+// metadata.next_turn_reason (removed from the stored record). A spot session's first start is
+// asked of the spot gate first: held, it stays waiting for a retry task and the claim is
+// ErrSpotHeld.
 func (s *Service) ClaimRun(ctx context.Context, sessionID int64, taskID, prompt string) (*session.Session, error) {
+	d, err := s.gateStart(ctx, sessionID, taskID)
+	if err != nil {
+		return nil, fmt.Errorf("ask the spot gate about session %d: %w", sessionID, err)
+	}
+	if d != nil && !d.Admit {
+		if err := s.holdStart(ctx, sessionID, taskID, *d); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("claim session %d for %s: %w (%s)", sessionID, taskID, ErrSpotHeld, d.Reason)
+	}
 	var reason string
 	sess, err := s.update(ctx, sessionID, func(u *session.Session) error {
 		if !claimable(u, taskID) {
@@ -44,6 +56,7 @@ func (s *Service) ClaimRun(ctx context.Context, sessionID int64, taskID, prompt 
 			if err := s.applyEvent(u, session.EventStart, "Cannot start"); err != nil {
 				return err
 			}
+			clearHold(u)
 		}
 		u.JobID, u.RunningJobID = &taskID, &taskID
 		reason = session.BagString(u.Metadata, session.MetaNextTurnReason)

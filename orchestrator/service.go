@@ -96,6 +96,11 @@ type Deps struct {
 	FleetScope string
 	// OAuth configures the MCP servers' OAuth flow (ZIMMER_SECRET_KEY; blank turns it off).
 	OAuth OAuthConfig
+	// Quota is where the spot gate reads the runtime account pools' utilization; nil has no
+	// reading (the gate is open on utilization, the ceiling still applies) unless TokenBudgets
+	// name pools to read off the token ledger.
+	Quota        QuotaSource
+	TokenBudgets map[string]TokenBudget
 }
 
 // DefaultTriggerSettle outlasts the drain's delay: a session resting on a queued message is
@@ -119,6 +124,7 @@ type Service struct {
 	settle          time.Duration
 	host            string
 	fleetScope      string
+	quota           QuotaSource
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 	oauth           *oauthFlow
 }
@@ -127,9 +133,12 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, slackWorkspace: d.SlackWorkspaceURL, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope}
+		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota}
 	if s.host == "" {
 		s.host, _ = os.Hostname()
+	}
+	if s.quota == nil && len(d.TokenBudgets) > 0 {
+		s.quota = &ledgerQuota{s: s, budgets: d.TokenBudgets}
 	}
 	if abs, err := filepath.Abs(s.dataDir); err == nil {
 		s.dataDir = abs

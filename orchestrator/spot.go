@@ -10,70 +10,54 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// The spot scheduler's resumption of sessions parked by pause_into_spot_queue (asleep in
-// waiting with metadata.spot_queued_at and no wake): every tick resumes the longest parked
-// first, at most as many as the agents lane can start, while the spot gate is open. No spot
-// policy exists yet, so the only gate is SpotGateOff; a policy (quota targets, a concurrency
-// ceiling) plugs in as another SpotGate.
-
-// SpotGate decides whether parked spot work may start now.
-type SpotGate interface {
-	// Open reports whether spot sessions may be resumed now; when not, reason says why.
-	Open(ctx context.Context) (open bool, reason string, err error)
-}
-
-// SpotGateOff is the gate while spot gating is off: always open.
-var SpotGateOff SpotGate = gateOff{}
-
-type gateOff struct{}
-
-func (gateOff) Open(context.Context) (bool, string, error) { return true, "", nil }
+// The spot scheduler's resumption of sessions parked by pause_into_spot_queue or the ceiling
+// sweep (asleep in waiting with metadata.spot_queued_at and no wake): every tick resumes the
+// longest parked first, at most as many as the agents lane can start, into pools the spot gate
+// has room in (spot_gate.go).
 
 // SpotResumePrompt is the turn a parked session that already has a conversation resumes with.
 const SpotResumePrompt = "SPOT_RESUME: you were parked in the spot queue and a slot is free now. " +
 	"Continue the task from where you left off."
 
-// SpotResumed says what one tick did.
-type SpotResumed struct {
-	Resumed int
-	Held    string // the gate's reason when it was closed
-}
-
-// ResumeSpotParked resumes up to slots parked sessions in scope, longest parked first, when the
-// gate is open. Each resumes with its next queued message if it has one, else SpotResumePrompt
-// (its original prompt when the runtime never started).
-func (s *Service) ResumeSpotParked(ctx context.Context, gate SpotGate, slots int, scope SweepScope) (SpotResumed, error) {
+// resumeSpotParked resumes up to slots parked sessions in scope, longest parked first, each
+// only while the gate, with the resume margin, has room in its pool; held records why a pool's
+// parked work waits. Each resumes with its next queued message if it has one, else
+// SpotResumePrompt (its original prompt when the runtime never started).
+func (s *Service) resumeSpotParked(ctx context.Context, st spotState, slots int, scope SweepScope, held map[string]string) (int, error) {
 	if slots <= 0 {
-		return SpotResumed{}, nil
+		return 0, nil
 	}
-	open, reason, err := gate.Open(ctx)
+	// Sessions of a closed pool stay parked, so read past them for ones of an open pool.
+	parked, err := s.store.SpotParkedSessions(ctx, scope.Text, slots+scope.limit())
 	if err != nil {
-		return SpotResumed{}, fmt.Errorf("ask the spot gate: %w", err)
-	}
-	if !open {
-		return SpotResumed{Held: reason}, nil
-	}
-	parked, err := s.store.SpotParkedSessions(ctx, scope.Text, slots)
-	if err != nil {
-		return SpotResumed{}, err
+		return 0, err
 	}
 	var (
-		out  SpotResumed
-		errs []error
+		resumed int
+		errs    []error
 	)
 	for _, sess := range parked {
-		if ctx.Err() != nil { // the worker is stopping: the next tick takes the rest
+		if ctx.Err() != nil || resumed == slots { // the worker is stopping, or no slot is left: the next tick takes the rest
 			break
+		}
+		if d := st.decide(sess.AgentRuntime, spotResumeMarginPct); !d.Admit {
+			held[sess.AgentRuntime] = d.Reason + ": " + d.Detail
+			continue
 		}
 		ok, err := s.resumeSpot(ctx, sess.ID)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		if ok {
-			out.Resumed++
+			resumed++
+			if st.pools != nil {
+				load := st.pools[sess.AgentRuntime]
+				load.Running++
+				st.pools[sess.AgentRuntime] = load
+			}
 		}
 	}
-	return out, errors.Join(errs...)
+	return resumed, errors.Join(errs...)
 }
 
 func (s *Service) resumeSpot(ctx context.Context, id int64) (bool, error) {

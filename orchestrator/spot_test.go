@@ -11,12 +11,6 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-type closedGate struct{}
-
-func (closedGate) Open(context.Context) (bool, string, error) {
-	return false, "both accounts are over their quota targets", nil
-}
-
 func TestTheSpotSchedulerResumesParkedSessionsOldestFirstWithinTheFreeSlots(t *testing.T) {
 	clk := &clock{now: time.Date(2030, 1, 2, 3, 0, 0, 0, time.UTC)}
 	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB, Now: clk.Now})
@@ -42,13 +36,10 @@ func TestTheSpotSchedulerResumesParkedSessionsOldestFirstWithinTheFreeSlots(t *t
 	prompt := "the original task"
 	neverRan := park(func(d *session.Session) { delete(d.Metadata, session.MetaRuntimeStarted); d.Prompt = &prompt })
 
-	if got, err := e.Ops.ResumeSpotParked(ctx, closedGate{}, 5, scope); err != nil || got.Resumed != 0 || got.Held == "" {
-		t.Fatalf("a closed gate resumes nothing and says why: %+v %v", got, err)
-	}
-	if got, err := e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 0, scope); err != nil || got.Resumed != 0 {
+	if got, err := e.Ops.SweepSpot(ctx, 0, scope); err != nil || got.Resumed != 0 {
 		t.Fatalf("no free slot resumes nothing: %+v %v", got, err)
 	}
-	got, err := e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 2, scope)
+	got, err := e.Ops.SweepSpot(ctx, 2, scope)
 	if err != nil || got.Resumed != 2 {
 		t.Fatalf("two free slots resume two: %+v %v", got, err)
 	}
@@ -69,14 +60,14 @@ func TestTheSpotSchedulerResumesParkedSessionsOldestFirstWithinTheFreeSlots(t *t
 	if ok, _ := resumed(neverRan); ok {
 		t.Fatal("the most recently parked session waits for the next free slot")
 	}
-	got, err = e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 2, scope)
+	got, err = e.Ops.SweepSpot(ctx, 2, scope)
 	if err != nil || got.Resumed != 1 {
 		t.Fatalf("the next tick resumes the one left: %+v %v", got, err)
 	}
 	if ok, p := resumed(neverRan); !ok || p != prompt {
 		t.Fatalf("a session that never ran starts with its own prompt, got %v %q", ok, p)
 	}
-	if got, err := e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 2, scope); err != nil || got.Resumed != 0 {
+	if got, err := e.Ops.SweepSpot(ctx, 2, scope); err != nil || got.Resumed != 0 {
 		t.Fatalf("nothing is parked any more: %+v %v", got, err)
 	}
 }
@@ -96,7 +87,7 @@ func TestASpotParkedSessionResumesWithItsQueuedMessageFirst(t *testing.T) {
 	if _, _, err := e.Store.CreateMessage(ctx, s.ID, session.NewMessage{Content: "queued while parked"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 1, orchestrator.SweepScope{Text: label}); err != nil || got.Resumed != 1 {
+	if got, err := e.Ops.SweepSpot(ctx, 1, orchestrator.SweepScope{Text: label}); err != nil || got.Resumed != 1 {
 		t.Fatalf("%+v %v", got, err)
 	}
 	now, err := e.Ops.Get(ctx, s.ID)
@@ -119,7 +110,7 @@ func TestAParkedSessionWithNothingToRunLeavesTheSpotQueue(t *testing.T) {
 	if _, _, err := e.Ops.PauseIntoSpotQueue(ctx, s.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := e.Ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, 1, orchestrator.SweepScope{Text: label}); err != nil || got.Resumed != 0 {
+	if got, err := e.Ops.SweepSpot(ctx, 1, orchestrator.SweepScope{Text: label}); err != nil || got.Resumed != 0 {
 		t.Fatalf("%+v %v", got, err)
 	}
 	now, err := e.Ops.Get(ctx, s.ID)

@@ -294,10 +294,10 @@ func (s *Service) spawnFor(ctx context.Context, t *trigger.Trigger, prompt, key 
 	idem := "trigger-" + key
 	root := t.AgentRootName
 	p := CreateParams{AgentRoot: &root, Prompt: &prompt, Precedence: t.Precedence, IdempotencyKey: &idem,
-		Genesis:  t.Genesis(),
-		metadata: map[string]any{session.MetaTriggerID: t.ID, session.MetaTriggerName: t.Name}}
+		ExplicitGenesis: t.Genesis(),
+		metadata:        map[string]any{session.MetaTriggerID: t.ID, session.MetaTriggerName: t.Name}}
 	if manual {
-		p.Genesis = session.GenesisAPI
+		p.ExplicitGenesis = session.GenesisAPI
 	} else {
 		p.SchedulingClass = t.SchedulingClass
 	}

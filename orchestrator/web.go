@@ -47,7 +47,7 @@ func (s *Service) WebChatBubble(ctx context.Context, prompt, path string) (Creat
 	}
 	wrapped := chatContext(path) + prompt
 	root := RouterRoot
-	cp := CreateParams{AgentRoot: &root, Prompt: &wrapped, Genesis: session.GenesisWebUI}
+	cp := CreateParams{AgentRoot: &root, Prompt: &wrapped, ExplicitGenesis: session.GenesisWebUI}
 	cp.captured = s.capturing(s.webWords(ctx, prompt, always(EntryWebChatBubble)))
 	return s.Create(ctx, cp)
 }

@@ -40,6 +40,7 @@ CREATE INDEX slack_event_seen_at IF NOT EXISTS FOR (e:SlackEvent) ON (e.seen_at)
 CREATE INDEX notification_session IF NOT EXISTS FOR (n:Notification) ON (n.session_id);
 CREATE INDEX notification_created_at IF NOT EXISTS FOR (n:Notification) ON (n.created_at);
 CREATE INDEX session_spot_queued_at IF NOT EXISTS FOR (s:Session) ON (s.spot_queued_at);
+CREATE INDEX session_spot_hold_reason IF NOT EXISTS FOR (s:Session) ON (s.spot_hold_reason);
 CREATE INDEX enqueued_message_session IF NOT EXISTS FOR (m:EnqueuedMessage) ON (m.session_id, m.status);
 CREATE CONSTRAINT session_token_digest IF NOT EXISTS FOR (t:SessionToken) REQUIRE t.digest IS UNIQUE;
 CREATE INDEX trigger_status IF NOT EXISTS FOR (t:Trigger) ON (t.status);

@@ -1,7 +1,7 @@
 // UpdateAppSettings: change the settings given; a null parameter leaves its setting as it is.
-// Params: $provenance_via_mcp_enabled (boolean or null), $at.
+// Params: $name, $provenance_via_mcp_enabled (boolean or null), $at.
 // Returns: one row {provenance_via_mcp_enabled, updated_at}.
-MERGE (a:AppSetting {name: 'default'})
+MERGE (a:AppSetting {name: $name})
 ON CREATE SET a.created_at = $at
 SET a.provenance_via_mcp_enabled = coalesce($provenance_via_mcp_enabled, a.provenance_via_mcp_enabled, true),
     a.updated_at = $at

@@ -1,5 +1,7 @@
 package session
 
+import "slices"
+
 // Genesis says where a session's line of work came from; it is assigned once at create.
 type Genesis string
 
@@ -35,11 +37,33 @@ var genesisDefaults = map[Genesis]Class{
 var Geneses = []Genesis{GenesisWebUI, GenesisSlack, GenesisGitHubIssue, GenesisGitHubLabel,
 	GenesisSchedule, GenesisAOEvent, GenesisSystemEvent, GenesisAPI, GenesisUnknown}
 
-// GenesesOfClass lists the genesis kinds whose default class is c.
-func GenesesOfClass(c Class) []string {
+// SettableGeneses are the kinds whose class the deployment may change; the others take theirs
+// from the trigger that fires them.
+var SettableGeneses = []Genesis{GenesisWebUI, GenesisAPI, GenesisUnknown}
+
+// Settable reports whether the deployment may change g's class.
+func (g Genesis) Settable() bool { return slices.Contains(SettableGeneses, g) }
+
+// ClassOverrides are the deployment's genesis_class_overrides: a class per settable genesis
+// kind, in place of its default. Entries for other kinds or classes are ignored.
+type ClassOverrides map[Genesis]Class
+
+// Of is the class sessions of genesis g derive: the override when one applies, else the default.
+func (o ClassOverrides) Of(g Genesis) Class {
+	if c, ok := o[g]; ok && c.Valid() && g.Settable() {
+		return c
+	}
+	return g.DefaultClass()
+}
+
+// Changed reports whether g's class differs from its default.
+func (o ClassOverrides) Changed(g Genesis) bool { return o.Of(g) != g.DefaultClass() }
+
+// GenesesOfClass lists the genesis kinds whose sessions derive class c.
+func (o ClassOverrides) GenesesOfClass(c Class) []string {
 	var out []string
 	for _, g := range Geneses {
-		if g.DefaultClass() == c {
+		if o.Of(g) == c {
 			out = append(out, string(g))
 		}
 	}

@@ -12,6 +12,17 @@ const (
 	MetaSnoozedUntil = "visibility_snoozed_until"
 	// MetaSpotQueuedAt marks a session parked for the spot scheduler (RFC 3339).
 	MetaSpotQueuedAt = "spot_queued_at"
+	// The spot gate's hold of a first start (when, why, how often in a row, when it is asked
+	// again) and the ceiling sweep's pause of a running spot session.
+	MetaSpotHoldAt      = "spot_hold_at"
+	MetaSpotHoldReason  = "spot_hold_reason"
+	MetaSpotHoldDetail  = "spot_hold_detail"
+	MetaSpotHoldCount   = "spot_hold_count"
+	MetaSpotHoldRetryAt = "spot_hold_retry_at"
+	MetaSpotPauseAt     = "spot_pause_at"
+	MetaSpotPauseReason = "spot_pause_reason"
+	MetaSpotPauseDetail = "spot_pause_detail"
+	MetaSpotPauseCount  = "spot_pause_count"
 	// MetaTriggerID and MetaTriggerName name the trigger that spawned the session (its fires
 	// never come back to it); MetaBurstNotice marks the session a tripped burst cap spawned.
 	MetaTriggerID   = "trigger_id"

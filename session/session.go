@@ -61,27 +61,35 @@ type Session struct {
 	HeartbeatLastBeatAt      *time.Time
 	AutoCompactWindow        int64
 	Genesis                  Genesis
-	SchedulingClass          *Class
-	Precedence               int64
-	ParentSessionID          *int64
-	CategoryID               *int64
-	RuntimeSessionID         *string // the runtime's conversation id ("session_id" on the wire)
-	JobID                    *string
-	RunningJobID             *string
-	Visibility               string
-	IdempotencyKey           *string
-	SessionNotes             *string
-	SessionNotesUpdatedAt    *time.Time
-	ArchivedAt               *time.Time
-	TrashAfter               *time.Time
-	CreatedAt                time.Time
-	UpdatedAt                time.Time
+	// GenesisClass is the class Genesis derives under the deployment's overrides, set whenever
+	// the session is read (never stored, so changing an override moves every deriving
+	// session); empty means the genesis default.
+	GenesisClass          Class
+	SchedulingClass       *Class
+	Precedence            int64
+	ParentSessionID       *int64
+	CategoryID            *int64
+	RuntimeSessionID      *string // the runtime's conversation id ("session_id" on the wire)
+	JobID                 *string
+	RunningJobID          *string
+	Visibility            string
+	IdempotencyKey        *string
+	SessionNotes          *string
+	SessionNotesUpdatedAt *time.Time
+	ArchivedAt            *time.Time
+	TrashAfter            *time.Time
+	CreatedAt             time.Time
+	UpdatedAt             time.Time
 }
 
-// PriorityClass is the scheduling class in force: the explicit one, else the genesis default.
+// PriorityClass is the scheduling class in force: the explicit one, else the one its genesis
+// derives.
 func (s *Session) PriorityClass() Class {
 	if s.SchedulingClass != nil {
 		return *s.SchedulingClass
+	}
+	if s.GenesisClass.Valid() {
+		return s.GenesisClass
 	}
 	return s.Genesis.DefaultClass()
 }

@@ -113,7 +113,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
 		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, SlackWorkspaceURL: cfg.SlackWorkspaceURL, DataDir: cfg.DataDir, Variables: mcpVariables(cfg),
-		OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL}})
+		OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL},
+		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg)})
 	m.RegisterStoreProbe(ops.Health)
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL, Stop: ctx.Done()},
@@ -140,7 +141,8 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 		return err
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
-		DataDir: cfg.DataDir, Variables: mcpVariables(cfg), OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL}})
+		DataDir: cfg.DataDir, Variables: mcpVariables(cfg), OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL},
+		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg)})
 	// The injected MCP entries carry each session's own token: the fleet's keys stay here.
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
@@ -157,6 +159,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
+	m.RegisterSpot(ops.SpotCensus)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })
@@ -226,4 +229,25 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// spotQuota is the hand-set utilization the spot gate reads (ZIMMER_SPOT_UTILIZATION), if any.
+func spotQuota(cfg config.Config) orchestrator.QuotaSource {
+	if cfg.SpotUtilization == nil {
+		return nil
+	}
+	q := orchestrator.StaticQuota{}
+	for runtime, r := range cfg.SpotUtilization {
+		q[runtime] = orchestrator.QuotaReading{FiveHourPct: r[0], WeeklyPct: r[1], Source: "manual (ZIMMER_SPOT_UTILIZATION)"}
+	}
+	return q
+}
+
+// tokenBudgets are the pools the spot gate reads off the token ledger (ZIMMER_SPOT_TOKEN_BUDGETS).
+func tokenBudgets(cfg config.Config) map[string]orchestrator.TokenBudget {
+	out := map[string]orchestrator.TokenBudget{}
+	for runtime, b := range cfg.SpotTokenBudgets {
+		out[runtime] = orchestrator.TokenBudget{FiveHour: b[0], Weekly: b[1]}
+	}
+	return out
 }

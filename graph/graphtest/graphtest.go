@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -33,7 +34,10 @@ func Neo4jURI() string { return env("ZIMMER_TEST_NEO4J_URI", "bolt://127.0.0.1:1
 // both written by `make test` into .zimmer/test/test.env).
 func Neo4jOptions() graph.Options {
 	return graph.Options{URI: Neo4jURI(), User: env("ZIMMER_TEST_NEO4J_USER", "neo4j"),
-		Password: os.Getenv("ZIMMER_TEST_NEO4J_PASSWORD"), Logger: Logger()}
+		Password: os.Getenv("ZIMMER_TEST_NEO4J_PASSWORD"), Logger: Logger(),
+		// Packages run in parallel on one database: each test binary keeps its deployment
+		// settings (the spot policy, the genesis classes) on an AppSetting of its own.
+		Settings: "test:" + filepath.Base(os.Args[0])}
 }
 
 // RedisURL is the test Redis, password included, with a database number of the caller's own,

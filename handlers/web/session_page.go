@@ -133,6 +133,12 @@ func actions(s *session.Session, token string) []actionView {
 		// restart would run it now behind the back of either.
 		add(actionView{Action: path("restart"), Label: "Restart", ID: "action-restart"})
 	}
+	if inSpotQueue(s) {
+		add(actionView{Action: path("start_now"), Label: "Start now", ID: "action-start-now"})
+	}
+	if s.Status != session.StatusArchived && s.PriorityClass() != session.ClassSpot {
+		add(actionView{Action: path("demote_to_spot"), Label: "Demote to spot", ID: "action-demote"})
+	}
 	if s.Status != session.StatusArchived {
 		sleep := "Sleep"
 		if s.Status == session.StatusRunning {

@@ -141,6 +141,8 @@ var notices = map[string]string{
 	"moved":           "Message moved.",
 	"deleted_message": "Message deleted.",
 	"sent_now":        "Sent now: the running turn is being interrupted for it.",
+	"started":         "Started now, ahead of the spot queue.",
+	"demoted":         "Demoted to spot, at the head of the spot queue.",
 }
 
 // showSession renders the detail page. Its record comes from the same read every other surface

@@ -63,7 +63,7 @@ type Route struct {
 
 // Routes lists every web route. POSTs are the capture boundaries, the session page's buttons,
 // the roster edits, the notification inbox's and the triggers page's actions.
-var Routes = slices.Concat(sessionRoutes, notificationRoutes, triggerRoutes)
+var Routes = slices.Concat(sessionRoutes, notificationRoutes, triggerRoutes, spotRoutes)
 
 // sessionRoutes are the sessions' pages and forms and the supervisor's roster.
 var sessionRoutes = []Route{

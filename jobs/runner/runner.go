@@ -162,6 +162,7 @@ func (r *Runner) Register(w *jobs.Worker) {
 // Outcomes of a run (the metrics' outcome label).
 const (
 	outcomeStoodDown  = "stood_down"  // another job owns the session; nothing ran
+	outcomeHeld       = "held"        // the spot gate held a first start; a retry task asks again
 	outcomeFailed     = "failed"      // the session failed with a failure_reason
 	outcomeSuperseded = "superseded"  // interrupted, paused, archived or taken over mid-turn
 	outcomeHandedBack = "handed_back" // the worker is stopping; parked for recovery
@@ -186,6 +187,11 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 	// which itself has to be written.
 	work := context.WithoutCancel(ctx)
 	sess, err := r.ops.ClaimRun(work, p.SessionID, taskID, p.Prompt)
+	if errors.Is(err, orchestrator.ErrSpotHeld) {
+		r.log.Info("run held by the spot gate; its retry task starts it later", "session_id", p.SessionID, "task_id", taskID, "err", err)
+		r.opt.Runs.RunFinished("unknown", outcomeHeld, 0)
+		return nil
+	}
 	if errors.Is(err, orchestrator.ErrNotOwner) {
 		r.log.Info("run stands down: the session is not its to run", "session_id", p.SessionID, "task_id", taskID)
 		r.opt.Runs.RunFinished("unknown", outcomeStoodDown, 0)

@@ -7,20 +7,22 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/zimmerhq/zimmer/jobs/tasks"
-	"github.com/zimmerhq/zimmer/orchestrator"
 )
 
-// HandleResumeSpot is the periodic spot scheduler: it resumes sessions parked by
-// pause_into_spot_queue, longest parked first, into the agents lane's free slots. Spot gating
-// is off (no spot policy exists yet), so only the free slots bound it.
+// HandleResumeSpot is the periodic spot scheduler and ceiling sweep: it parks running spot
+// sessions of pools over the spot gate's ceiling or targets, and resumes parked sessions,
+// longest parked first, into the agents lane's free slots of pools with room.
 func (r *Runner) HandleResumeSpot(ctx context.Context, _ *asynq.Task) error {
 	free, err := r.queue.FreeSlots(tasks.LaneAgents)
 	if err != nil {
 		return fmt.Errorf("spot scheduler: %w", err)
 	}
-	got, err := r.ops.ResumeSpotParked(ctx, orchestrator.SpotGateOff, free, r.scope())
-	if got.Resumed > 0 {
-		r.log.Info("spot scheduler resumed parked sessions", "resumed", got.Resumed, "free_slots", free)
+	got, err := r.ops.SweepSpot(ctx, free, r.scope())
+	if got.Resumed > 0 || got.Parked > 0 {
+		r.log.Info("spot scheduler", "resumed", got.Resumed, "parked", got.Parked, "free_slots", free)
+	}
+	for runtime, why := range got.Held {
+		r.log.Debug("spot work waits", "runtime", runtime, "why", why)
 	}
 	return err
 }

@@ -41,6 +41,10 @@ type Options struct {
 	Host, FleetScope string
 	// OAuth configures the MCP servers' OAuth flow (off when its SecretKey is blank).
 	OAuth orchestrator.OAuthConfig
+	// Quota is the spot gate's quota source (none when nil); TokenBudgets has it read the
+	// token ledger instead.
+	Quota        orchestrator.QuotaSource
+	TokenBudgets map[string]orchestrator.TokenBudget
 }
 
 // Env is a service with the store and queue under it.
@@ -84,6 +88,7 @@ func New(t testing.TB, o Options) Env {
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
 		Now: o.Now, TriggerSettle: o.TriggerSettle,
-		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: fleet, OAuth: o.OAuth})
+		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: fleet, OAuth: o.OAuth,
+		Quota: o.Quota, TokenBudgets: o.TokenBudgets})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir, FleetScope: fleet}
 }
