@@ -48,4 +48,9 @@ CREATE INDEX trigger_condition_type IF NOT EXISTS FOR (c:TriggerCondition) ON (c
 CREATE INDEX trigger_condition_watched IF NOT EXISTS FOR (c:TriggerCondition) ON (c.watched_session_id);
 CREATE INDEX backlog_item_status IF NOT EXISTS FOR (b:BacklogItem) ON (b.status);
 CREATE INDEX elicitation_status IF NOT EXISTS FOR (e:Elicitation) ON (e.status);
-CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id)
+CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id);
+CREATE INDEX token_usage_session IF NOT EXISTS FOR (u:TokenUsage) ON (u.session_id);
+CREATE INDEX token_usage_called_at IF NOT EXISTS FOR (u:TokenUsage) ON (u.called_at);
+CREATE INDEX token_usage_agent_root IF NOT EXISTS FOR (u:TokenUsage) ON (u.agent_root, u.called_at);
+CREATE INDEX token_usage_model IF NOT EXISTS FOR (u:TokenUsage) ON (u.model);
+CREATE CONSTRAINT token_usage_backfill_key IF NOT EXISTS FOR (b:TokenUsageBackfill) REQUIRE b.key IS UNIQUE

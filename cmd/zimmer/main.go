@@ -104,7 +104,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	}
 	defer queue.Close()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
-		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, SlackWorkspaceURL: cfg.SlackWorkspaceURL, DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
+		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, SlackWorkspaceURL: cfg.SlackWorkspaceURL, DataDir: cfg.DataDir, Variables: mcpVariables(cfg),
+		CatalogDir: cfg.CatalogDir})
 	m.RegisterStoreProbe(ops.Health)
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL, Stop: ctx.Done()},
@@ -131,7 +132,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 		return err
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
-		DataDir: cfg.DataDir, Variables: mcpVariables(cfg)})
+		DataDir: cfg.DataDir, Variables: mcpVariables(cfg), CatalogDir: cfg.CatalogDir})
 	// The injected MCP entries carry each session's own token: the fleet's keys stay here.
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
@@ -146,6 +147,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
 	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken)})
 	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
+	jobs.RegisterLedgerBackfill(w, ops)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
 	mux := http.NewServeMux()

@@ -18,7 +18,6 @@ func (h *Handler) catalog() []*toolDef {
 
 // What the tools that belong to other parts of Zimmer are waiting for.
 const (
-	needsLedger     = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
 	needsSpotPolicy = "the spot policy and the scheduler that applies it, which are not built yet"
 )
 

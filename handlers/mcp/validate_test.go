@@ -72,7 +72,6 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"get_costs", nil, "get_costs is not available yet: it needs the cost report over the token-usage ledger"},
 		{"get_spot_policy", nil, "get_spot_policy is not available yet"},
 		{"action_spot_policy", map[string]any{"action": "set_gating"}, "action_spot_policy is not available yet"},
 	}
@@ -81,7 +80,7 @@ func TestToolsOfUnbuiltPartsAnswerWhatTheyNeed(t *testing.T) {
 			e.refused(t, all, c.tool, c.args, c.want)
 		})
 	}
-	desc, _ := e.toolDef(t, all, "get_costs")["description"].(string)
+	desc, _ := e.toolDef(t, all, "get_spot_policy")["description"].(string)
 	if !strings.Contains(desc, "Not available on this deployment yet") {
 		t.Fatalf("the description must say so up front: %q", desc)
 	}

@@ -77,7 +77,7 @@ func New(t testing.TB, o Options) Env {
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
-		Now: o.Now, TriggerSettle: o.TriggerSettle,
+		Now: o.Now, TriggerSettle: o.TriggerSettle, CatalogDir: o.CatalogDir,
 		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir}
 }
