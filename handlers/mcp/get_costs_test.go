@@ -24,7 +24,7 @@ func TestGetCostsReportsSpendAtListPriceOnBothSurfaces(t *testing.T) {
 	}
 	full := e.ok(t, "/mcp?tool_groups=health", "get_costs", map[string]any{"session_id": me.ID, "days": 2})
 	contains(t, full, fmt.Sprintf("## Token spend — the last 2 days · session #%d", me.ID), "**$12.50** at list price · 2 model calls",
-		"### Where the money goes", "| input | 2000000 tokens | $10.00 |", "### ⚠️ Unpriced models", "`gpt-5-codex`",
+		"### Where the money goes", "| input | 2000010 tokens | $10.00 |", "### ⚠️ Unpriced models", "`gpt-5-codex`",
 		"### ⚠️ Partial history", "not money owed")
 	own := e.ok(t, selfURL(me), "get_costs", nil)
 	contains(t, own, fmt.Sprintf("· session #%d", me.ID), "**$12.50** at list price")
