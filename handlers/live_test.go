@@ -197,8 +197,8 @@ func TestTheSessionPageShowsTheTranscriptReadablyAndStaysSmall(t *testing.T) {
 	}
 	h.writeTranscript(t, s.ID, lines...)
 	usage := []session.TokenUsage{
-		{RequestID: graphtest.Unique(t, "req-a"), Model: "sonnet", CalledAt: time.Now(), InputTokens: 100, OutputTokens: 20, CacheReadTokens: 5},
-		{RequestID: graphtest.Unique(t, "req-b"), Model: "opus", CalledAt: time.Now(), InputTokens: 200, OutputTokens: 30, CacheCreationTokens: 7},
+		{RequestID: graphtest.Unique(t, "req-a"), Model: "sonnet", CalledAt: time.Now(), TokenCounts: session.TokenCounts{InputTokens: 100, OutputTokens: 20, CacheReadTokens: 5}},
+		{RequestID: graphtest.Unique(t, "req-b"), Model: "opus", CalledAt: time.Now(), TokenCounts: session.TokenCounts{InputTokens: 200, OutputTokens: 30, CacheCreationTokens: 7}},
 	}
 	if _, err := h.store.RecordTokenUsage(context.Background(), s.ID, usage); err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func TestThePagesLabelEveryControlShowFocusReadInDarkModeAndDrawAFortySessionTre
 		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"One test relies on the old pool semantics; fixing it now."}]}}`,
 	)
 	if _, err := h.store.RecordTokenUsage(ctx0, current.ID, []session.TokenUsage{{RequestID: "req-" + fmt.Sprint(current.ID), Model: "opus",
-		AgentRuntime: "claude_code", CalledAt: time.Now(), InputTokens: 12840, OutputTokens: 1920, CacheReadTokens: 40210}}); err != nil {
+		AgentRuntime: "claude_code", CalledAt: time.Now(), TokenCounts: session.TokenCounts{InputTokens: 12840, OutputTokens: 1920, CacheReadTokens: 40210}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.store.AppendLog(ctx0, session.LogInfo, "Turn 1 started (initial)", current.ID); err != nil {

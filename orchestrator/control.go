@@ -272,15 +272,7 @@ func (s *Service) Refresh(ctx context.Context, id int64) (*session.Session, stri
 	if _, ok := sess.Metadata[session.MetaTranscriptPath].(string); !ok {
 		return nil, "", invalid("Cannot refresh", fmt.Sprintf("Session #%d has no transcript path: it never ran", sess.ID))
 	}
-	var usages []transcript.Usage
-	lines := 0
-	err = s.eachLine(sess, func(line []byte) bool {
-		lines++
-		if ev := transcript.Parse(sess.ID, lines, line); ev.Usage != nil {
-			usages = append(usages, *ev.Usage)
-		}
-		return true
-	})
+	usages, lines, err := s.transcriptUsage(sess)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", &NotFoundError{Message: err.Error()}
 	}

@@ -205,10 +205,17 @@ func (s *Service) park(u *session.Session) error {
 	return nil
 }
 
-// RecordUsage adds model requests read from the session's transcript to the token ledger.
+// RecordUsage adds model requests read from the session's transcript to the token ledger. A
+// request the transcript does not time is recorded at `at`, when Zimmer read it.
 func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages []transcript.Usage, at time.Time) error {
+	_, err := s.recordUsage(ctx, sess, usages, at)
+	return err
+}
+
+// recordUsage is RecordUsage reporting how many of the requests the session owns.
+func (s *Service) recordUsage(ctx context.Context, sess *session.Session, usages []transcript.Usage, at time.Time) (int, error) {
 	if len(usages) == 0 {
-		return nil
+		return 0, nil
 	}
 	rows := make([]session.TokenUsage, len(usages))
 	model := sess.Model()
@@ -216,14 +223,16 @@ func (s *Service) RecordUsage(ctx context.Context, sess *session.Session, usages
 	path := s.transcriptPath(sess.ID)
 	for i, u := range usages {
 		rows[i] = session.TokenUsage{RequestID: u.RequestID, Model: u.Model, AgentRuntime: sess.AgentRuntime, AgentRoot: root,
-			RuntimeSessionID: deref(sess.RuntimeSessionID, ""), TranscriptPath: path, CalledAt: at,
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheCreationTokens: u.CacheCreationTokens}
+			RuntimeSessionID: deref(sess.RuntimeSessionID, ""), TranscriptPath: path, ServiceTier: u.ServiceTier,
+			CalledAt: at, TokenCounts: u.TokenCounts}
+		if !u.At.IsZero() {
+			rows[i].CalledAt, rows[i].Stamped = u.At, true
+		}
 		if rows[i].Model == "" {
 			rows[i].Model = model // Codex reports usage without the model; the session's is the one it ran
 		}
 	}
-	_, err := s.store.RecordTokenUsage(ctx, sess.ID, rows)
-	return err
+	return s.store.RecordTokenUsage(ctx, sess.ID, rows)
 }
 
 // TokenUsage reads a session's ledger.

@@ -40,6 +40,8 @@ type Queue interface {
 	MatchQueued(sc tasks.JobScope) (tasks.JobMatch, error)
 	DiscardQueued(sc tasks.JobScope, expected int) (tasks.JobResult, error)
 	RescheduleQueued(ctx context.Context, sc tasks.JobScope, expected int, at time.Time) (tasks.JobResult, error)
+	// EnqueueLedgerBackfill queues the next slice of a token-ledger sweep (orchestrator/costs_backfill.go).
+	EnqueueLedgerBackfill(ctx context.Context, run, cursor int64) error
 }
 
 // Observer receives the lineage and human-message measurements; metrics implement it.
@@ -90,6 +92,9 @@ type Deps struct {
 	// Host is this machine as the runner records it beside an agent's pid (os.Hostname when
 	// blank): the health cleanup signals processes recorded on it only.
 	Host string
+	// CatalogDir is ZIMMER_CATALOG_DIR, where a prices.json replaces the built-in price list;
+	// "" is the built-in list.
+	CatalogDir string
 	// FleetScope narrows the health actions that act on the whole fleet (archive_old,
 	// retry_sessions' recent failures, cleanup_processes) to sessions whose custom_metadata
 	// mentions it, for a graph shared by independent tests; blank is every session.
@@ -125,6 +130,7 @@ type Service struct {
 	host            string
 	fleetScope      string
 	quota           QuotaSource
+	catalogDir      string
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 	oauth           *oauthFlow
 }
@@ -133,7 +139,7 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, slackWorkspace: d.SlackWorkspaceURL, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota}
+		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota, catalogDir: d.CatalogDir}
 	if s.host == "" {
 		s.host, _ = os.Hostname()
 	}

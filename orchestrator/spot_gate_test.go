@@ -315,7 +315,7 @@ func TestTheLedgerQuotaSourceReadsTokensInEachWindowAgainstTheBudget(t *testing.
 	s := graphtest.Session(t, e.Store, func(d *session.Session) { d.AgentRuntime = runtime })
 	row := func(id string, ago time.Duration, in, out int64) session.TokenUsage {
 		return session.TokenUsage{RequestID: graphtest.Unique(t, id), AgentRuntime: runtime, Model: "opus",
-			CalledAt: clk.Now().Add(-ago), InputTokens: in, OutputTokens: out, CacheReadTokens: 1_000_000}
+			CalledAt: clk.Now().Add(-ago), TokenCounts: session.TokenCounts{InputTokens: in, OutputTokens: out, CacheReadTokens: 1_000_000}}
 	}
 	if _, err := e.Store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{
 		row("recent", time.Hour, 300, 200),      // both windows

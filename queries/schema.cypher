@@ -50,4 +50,9 @@ CREATE INDEX trigger_condition_watched IF NOT EXISTS FOR (c:TriggerCondition) ON
 CREATE INDEX backlog_item_status IF NOT EXISTS FOR (b:BacklogItem) ON (b.status);
 CREATE INDEX elicitation_status IF NOT EXISTS FOR (e:Elicitation) ON (e.status);
 CREATE INDEX outcome_analysis_session IF NOT EXISTS FOR (a:OutcomeAnalysis) ON (a.session_id);
-CREATE CONSTRAINT mcp_oauth_credential_server IF NOT EXISTS FOR (c:McpOAuthCredential) REQUIRE c.server IS UNIQUE
+CREATE CONSTRAINT mcp_oauth_credential_server IF NOT EXISTS FOR (c:McpOAuthCredential) REQUIRE c.server IS UNIQUE;
+CREATE INDEX token_usage_session IF NOT EXISTS FOR (u:TokenUsage) ON (u.session_id);
+CREATE INDEX token_usage_called_at IF NOT EXISTS FOR (u:TokenUsage) ON (u.called_at);
+CREATE INDEX token_usage_agent_root IF NOT EXISTS FOR (u:TokenUsage) ON (u.agent_root, u.called_at);
+CREATE INDEX token_usage_model IF NOT EXISTS FOR (u:TokenUsage) ON (u.model);
+CREATE CONSTRAINT token_usage_backfill_key IF NOT EXISTS FOR (b:TokenUsageBackfill) REQUIRE b.key IS UNIQUE

@@ -1,5 +1,5 @@
 // SessionTokenUsage: a session's ledger rows, oldest request first.
 // Params: $session_id. Returns: one row {u} per request.
-MATCH (:Session {id: $session_id})-[:USED_TOKENS]->(u:TokenUsage)
+MATCH (u:TokenUsage {session_id: $session_id})
 RETURN u
 ORDER BY u.called_at, u.request_id

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // TurnMarkerType is the "type" of the line Zimmer writes before each turn's output.
@@ -25,14 +27,14 @@ type TurnMarker struct {
 	StartedAt time.Time `json:"started_at"`
 }
 
-// Usage is one model request's token counts: one row of the ledger.
+// Usage is one model request's token counts: one row of the ledger. At is the request's own
+// time when the line carries one (zero otherwise).
 type Usage struct {
-	RequestID           string
-	Model               string
-	InputTokens         int64
-	OutputTokens        int64
-	CacheReadTokens     int64
-	CacheCreationTokens int64
+	RequestID   string
+	Model       string
+	ServiceTier string
+	At          time.Time
+	session.TokenCounts
 }
 
 // Event is what one line says that Zimmer records; a line that is not JSON says nothing.
@@ -44,6 +46,8 @@ type Event struct {
 	Error string
 	// MCP are the MCP servers' connection states the line reports.
 	MCP []MCPStatus
+	// TurnAt is when the turn this line opens started (a turn marker's started_at).
+	TurnAt time.Time
 }
 
 // Parse reads one line. line is its 1-based number in the file, from which a request id is
@@ -55,8 +59,13 @@ func Parse(sessionID int64, line int, raw []byte) Event {
 		return Event{}
 	}
 	var ev Event
-	if t, _ := m["type"].(string); t == "thread.started" {
+	switch t, _ := m["type"].(string); t {
+	case "thread.started":
 		ev.ThreadID, _ = m["thread_id"].(string)
+	case TurnMarkerType:
+		if at, ok := m["started_at"].(string); ok {
+			ev.TurnAt, _ = time.Parse(time.RFC3339Nano, at)
+		}
 	}
 	ev.Usage = usageOf(m, sessionID, line)
 	ev.MCP = mcpStatuses(m)
@@ -80,13 +89,23 @@ func usageOf(m map[string]any, sessionID int64, line int) *Usage {
 	if !ok {
 		return nil
 	}
+	split, _ := u["cache_creation"].(map[string]any)
+	server, _ := u["server_tool_use"].(map[string]any)
 	out := &Usage{
-		InputTokens:         count(u, "input_tokens", "input", "prompt_tokens"),
-		OutputTokens:        count(u, "output_tokens", "output", "completion_tokens"),
-		CacheReadTokens:     count(u, "cache_read_input_tokens", "cached_input_tokens", "cacheRead"),
-		CacheCreationTokens: count(u, "cache_creation_input_tokens", "cacheWrite"),
-		Model:               firstString(m, msg, "model"),
-		RequestID:           firstString(m, nil, "requestId", "request_id"),
+		TokenCounts: session.TokenCounts{
+			InputTokens:           count(u, "input_tokens", "input", "prompt_tokens"),
+			OutputTokens:          count(u, "output_tokens", "output", "completion_tokens"),
+			CacheReadTokens:       count(u, "cache_read_input_tokens", "cached_input_tokens", "cacheRead"),
+			CacheCreationTokens:   count(u, "cache_creation_input_tokens", "cacheWrite"),
+			CacheCreation5mTokens: count(split, "ephemeral_5m_input_tokens"),
+			CacheCreation1hTokens: count(split, "ephemeral_1h_input_tokens"),
+			WebSearchRequests:     count(server, "web_search_requests"),
+			WebFetchRequests:      count(server, "web_fetch_requests"),
+		},
+		Model:       firstString(m, msg, "model"),
+		ServiceTier: firstString(u, nil, "service_tier"),
+		RequestID:   firstString(m, nil, "requestId", "request_id"),
+		At:          stamp(m, msg),
 	}
 	if out.RequestID == "" {
 		out.RequestID = firstString(msg, nil, "id")
@@ -95,6 +114,24 @@ func usageOf(m map[string]any, sessionID int64, line int) *Usage {
 		out.RequestID = "session-" + strconv.FormatInt(sessionID, 10) + "-line-" + strconv.Itoa(line)
 	}
 	return out
+}
+
+// stamp is the line's own time: an RFC 3339 "timestamp" (Claude's transcripts) or one in Unix
+// milliseconds (Pi's messages), on the line or on its message.
+func stamp(m, msg map[string]any) time.Time {
+	for _, src := range []map[string]any{m, msg} {
+		switch v := src["timestamp"].(type) {
+		case string:
+			if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+				return t.UTC()
+			}
+		case float64:
+			if v > 0 {
+				return time.UnixMilli(int64(v)).UTC()
+			}
+		}
+	}
+	return time.Time{}
 }
 
 func count(u map[string]any, keys ...string) int64 {

@@ -99,6 +99,9 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		return err
 	}))
 	report(out, "worst-case cycle check: wide router → hot session", worstCase(ctx, store, f, o.samples/4))
+	if err := costRollup(ctx, store, f, o.samples, out); err != nil {
+		return err
+	}
 	stats.print(out)
 	if err := restOverHTTP(ctx, store, stats, o, f, out); err != nil {
 		return err

@@ -114,7 +114,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
 		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, SlackWorkspaceURL: cfg.SlackWorkspaceURL, DataDir: cfg.DataDir, Variables: mcpVariables(cfg),
 		OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL},
-		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg)})
+		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg), CatalogDir: cfg.CatalogDir})
 	m.RegisterStoreProbe(ops.Health)
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL, Stop: ctx.Done()},
@@ -142,7 +142,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
 		DataDir: cfg.DataDir, Variables: mcpVariables(cfg), OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL},
-		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg)})
+		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg), CatalogDir: cfg.CatalogDir})
 	// The injected MCP entries carry each session's own token: the fleet's keys stay here.
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
@@ -157,6 +157,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
 	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken)})
 	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
+	jobs.RegisterLedgerBackfill(w, ops)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
 	m.RegisterSpot(ops.SpotCensus)

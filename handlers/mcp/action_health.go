@@ -14,7 +14,8 @@ func actionHealthTool() *toolDef {
 		description: "Health maintenance: cleanup_processes, retry_sessions and archive_old (a 30-second cooldown shared " +
 			"with the REST endpoint, per API key), enter/exit_queue_recovery_mode (halt every queue but agents; never " +
 			"throttled), and preview/discard/reschedule_queued_jobs (discard and reschedule need the expected_count the " +
-			"preview reported; the agents queue is refused). cli_refresh, cli_clear_cache and backfill_token_usage " +
+			"preview reported; the agents queue is refused), backfill_token_usage (sweep every transcript on disk into the " +
+			"token ledger; asking again joins the sweep in flight; never throttled). cli_refresh and cli_clear_cache " +
 			"answer that their machinery is not on this deployment.",
 		schema: newSchema(fields{
 			"action":         healthVerbs.enum(),
@@ -35,7 +36,7 @@ var healthVerbs = verbs[func(context.Context, *call) (string, error)]{
 	{orchestrator.ActionCleanupProcesses, healthCleanup}, {orchestrator.ActionRetrySessions, healthRetry},
 	{orchestrator.ActionArchiveOld, healthArchiveOld}, {"cli_refresh", healthNotHere}, {"cli_clear_cache", healthNotHere},
 	{"enter_queue_recovery_mode", healthEnterRecovery}, {"exit_queue_recovery_mode", healthExitRecovery},
-	{"backfill_token_usage", healthNotHere}, {"preview_queued_jobs", healthPreviewJobs},
+	{"backfill_token_usage", healthBackfill}, {"preview_queued_jobs", healthPreviewJobs},
 	{"discard_queued_jobs", healthDiscardJobs}, {"reschedule_queued_jobs", healthRescheduleJobs},
 }
 
@@ -91,13 +92,12 @@ func healthArchiveOld(ctx context.Context, c *call) (string, error) {
 	return throttled("Old Sessions Archived", out, err)
 }
 
-// healthNotHere answers the actions whose machinery (a CLI status cache, the token-usage
-// backfill) this deployment does not have.
+// healthNotHere answers the actions whose machinery (a CLI status cache) this deployment does
+// not have.
 func healthNotHere(_ context.Context, c *call) (string, error) {
 	needs := map[string]string{
-		"cli_refresh":          "a cache of the agent CLIs' versions and login state",
-		"cli_clear_cache":      "a cache of the agent CLIs' versions and login state",
-		"backfill_token_usage": "the whole-corpus token-usage backfill",
+		"cli_refresh":     "a cache of the agent CLIs' versions and login state",
+		"cli_clear_cache": "a cache of the agent CLIs' versions and login state",
 	}[c.args.text("action")]
 	return "", fail("%s is not on this deployment: it needs %s.", c.args.text("action"), needs)
 }

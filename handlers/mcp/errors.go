@@ -18,12 +18,6 @@ func (e *toolError) Error() string { return e.text }
 // fail is a toolError with a formatted message.
 func fail(format string, a ...any) error { return &toolError{fmt.Sprintf(format, a...)} }
 
-// unavailable is the answer of a tool (or action) whose behaviour belongs to a part of Zimmer
-// that does not exist yet: it says what is missing rather than pretending to work.
-func unavailable(what, needs string) error {
-	return fail("%s is not available yet: it needs %s.", what, needs)
-}
-
 // required is the refusal for an argument the named action of a multiplexed tool needs; hint,
 // when given, says what to pass.
 func required(param, action, hint string) error {

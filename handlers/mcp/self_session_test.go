@@ -133,7 +133,9 @@ func TestSelfScopedToolsKeepToTheirAim(t *testing.T) {
 	e.refused(t, selfURL(me), "get_costs", map[string]any{"agent_root": "zimmer"}, "agent_root is not accepted here")
 	e.refused(t, selfURL(me), "get_costs", map[string]any{"session_id": other.ID}, "session_id must be this connection's own session")
 	e.refused(t, "/mcp?tool_groups=self_session", "get_costs", nil, "Missing required parameter: session_id")
-	e.refused(t, selfURL(me), "get_costs", nil, "get_costs is not available yet")
+	e.refused(t, selfURL(me), "get_costs", map[string]any{"include_descendants": true}, "include_descendants is not accepted here")
+	own := e.ok(t, selfURL(me), "get_costs", nil)
+	contains(t, own, "## Token spend — the last 7 days · session #"+fmt.Sprint(me.ID), fmt.Sprintf("No spend recorded for session #%d over the last 7 days.", me.ID))
 	// wake_me_up_later defaults session_id and lets an explicit one win.
 	armed := e.ok(t, selfURL(me), "wake_me_up_later", map[string]any{"wake_at": "2030-01-01T00:00:00", "prompt": "p"})
 	contains(t, armed, "## Wake-Up Scheduled Successfully", fmt.Sprintf("- **Session ID:** %d", me.ID), "Wake At:** 2030-01-01T00:00:00 (UTC)")

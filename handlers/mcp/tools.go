@@ -1,7 +1,5 @@
 package mcp
 
-import "context"
-
 // catalog is every tool, in the order tools/list shows them.
 func (h *Handler) catalog() []*toolDef {
 	return []*toolDef{
@@ -14,29 +12,6 @@ func (h *Handler) catalog() []*toolDef {
 		searchGateDecisionsTool(), getGateDecisionFeedbackTool(), recordGateDecisionTool(),
 		getWorkBacklogTool(), appendWorkBacklogItemTool(), pullWorkBacklogItemsTool(),
 	}
-}
-
-// What the tools that belong to other parts of Zimmer are waiting for.
-const (
-	needsLedger = "the cost report over the token-usage ledger (list prices per model, time windows), which is not built yet"
-)
-
-// notYet declares a tool whose schema is the contract but whose behaviour belongs to a part of
-// Zimmer that does not exist yet: every call answers an isError naming what is missing, and
-// the description says so up front so a model does not plan around it.
-func notYet(d *toolDef, needs string) *toolDef {
-	note := " Not available on this deployment yet: it needs " + needs + "."
-	run := func(context.Context, *call) (string, error) { return "", unavailable(d.name, needs) }
-	d.full.description += note
-	d.full.run = run
-	for c, v := range d.overrides {
-		if v.run == nil {
-			v.run = run
-			v.description += note
-			d.overrides[c] = v
-		}
-	}
-	return d
 }
 
 // paging are the page/per_page arguments every listing takes.

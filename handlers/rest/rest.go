@@ -34,7 +34,7 @@ type Route struct {
 }
 
 // Routes lists every /api/v1 route.
-var Routes = slices.Concat(sessionRoutes, notificationRoutes, triggerRoutes, healthRoutes, summaryRoutes, spotRoutes)
+var Routes = slices.Concat(sessionRoutes, notificationRoutes, triggerRoutes, healthRoutes, summaryRoutes, spotRoutes, costRoutes)
 
 // sessionRoutes are the sessions, their queues and lineage, the catalog and the settings.
 var sessionRoutes = []Route{

@@ -17,7 +17,7 @@ const module = "github.com/zimmerhq/zimmer/"
 // layer or one below, never above. ARCHITECTURE.md "Layers as built" describes the same order.
 var order = [][]string{
 	// Pure: no store, no network. Domain types live here.
-	{"session", "trigger", "settings", "lineage", "provenance", "roster", "transcript", "catalog", "mcpauth", "mcpauth/mcpauthtest", "catalog/catalogtest", "config", "metrics", "queries", "agentproc"},
+	{"session", "trigger", "settings", "lineage", "provenance", "roster", "transcript", "catalog", "mcpauth", "mcpauth/mcpauthtest", "catalog/catalogtest", "config", "metrics", "queries", "agentproc", "pricing"},
 	// Adapters: the store and the queue client with its task types.
 	{"graph", "graph/graphtest", "jobs/tasks", "githubapi"},
 	// The operations.

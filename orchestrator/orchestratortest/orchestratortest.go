@@ -87,7 +87,7 @@ func New(t testing.TB, o Options) Env {
 	fleet := cmp.Or(o.FleetScope, graphtest.Unique(t, "fleet"))
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log,
 		Observer: o.Observer, AdminUser: o.AdminUser, SlackMappedOnly: o.SlackMappedOnly, SlackWorkspaceURL: o.SlackWorkspaceURL, DataDir: dir, Variables: o.Variables,
-		Now: o.Now, TriggerSettle: o.TriggerSettle,
+		Now: o.Now, TriggerSettle: o.TriggerSettle, CatalogDir: o.CatalogDir,
 		Host: cmp.Or(o.Host, graphtest.Unique(t, "host")), FleetScope: fleet, OAuth: o.OAuth,
 		Quota: o.Quota, TokenBudgets: o.TokenBudgets})
 	return Env{Ops: ops, Store: store, Queue: queue, DataDir: dir, FleetScope: fleet}

@@ -1,0 +1,234 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// CostScope is what a cost report covers: the requests called in [From, To), of one session
+// (SessionID wins), one agent root, or the fleet; Descendants adds every session the scope's
+// sessions spawned, transitively. BySession keeps sessions apart in the rows.
+type CostScope struct {
+	From, To    time.Time
+	SessionID   int64
+	AgentRoot   string
+	Descendants bool
+	BySession   bool
+}
+
+// CostRow is the ledger summed for one session (0 when folded), agent root, model and day.
+type CostRow struct {
+	SessionID int64
+	AgentRoot string
+	Model     string
+	Day       time.Time // midnight UTC
+	Calls     int64
+	session.TokenCounts
+}
+
+// CostRows groups the ledger for a report in one statement.
+func (s *Store) CostRows(ctx context.Context, sc CostScope) ([]CostRow, error) {
+	out, err := read(ctx, s, "cost_rows", func(tx txn) ([]CostRow, error) {
+		recs, err := tx.collect("cost_rows", queries.CostRows, map[string]any{
+			"from": sc.From.UTC(), "to": sc.To.UTC(), "session_id": sc.SessionID, "agent_root": sc.AgentRoot,
+			"descendants": sc.Descendants, "by_session": sc.BySession})
+		if err != nil {
+			return nil, err
+		}
+		rows := make([]CostRow, len(recs))
+		for i, rec := range recs {
+			m := rec.AsMap()
+			day, _ := m["day"].(neo4j.Date)
+			rows[i] = CostRow{SessionID: asInt(m["session_id"]), AgentRoot: asString(m["agent_root"]), Model: asString(m["model"]),
+				Day: day.Time().UTC(), Calls: asInt(m["calls"]), TokenCounts: tokenCounts(m)}
+		}
+		return rows, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cost rows: %w", err)
+	}
+	return out, nil
+}
+
+// LedgerCoversSince is the time of the oldest request in the ledger; zero when it is empty.
+func (s *Store) LedgerCoversSince(ctx context.Context) (time.Time, error) {
+	out, err := read(ctx, s, "ledger_covers_since", func(tx txn) (time.Time, error) {
+		rec, err := tx.single("ledger_covers_since", queries.LedgerCoversSince, nil)
+		if err != nil {
+			return time.Time{}, err
+		}
+		since, _ := rec.Get("since")
+		return asTime(since), nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("ledger coverage: %w", err)
+	}
+	return out, nil
+}
+
+// Backfill is the sweep of every transcript in a data directory (the key) into the ledger, one
+// at a time per directory: Cursor is
+// the last session id swept; a zero FinishedAt with a StartedAt is a sweep in flight.
+type Backfill struct {
+	Run         int64      `json:"run"`
+	Trigger     string     `json:"trigger"`
+	StartedAt   time.Time  `json:"started_at"`
+	FinishedAt  *time.Time `json:"finished_at"`
+	Cursor      int64      `json:"cursor"`
+	FilesTotal  int64      `json:"files_total"`
+	FilesDone   int64      `json:"files_done"`
+	SessionRows int64      `json:"session_rows"`
+	LastError   string     `json:"last_error,omitempty"`
+}
+
+// Running says the sweep is in flight.
+func (b Backfill) Running() bool { return b.Run > 0 && b.FinishedAt == nil }
+
+func backfillOf(rec *neo4j.Record) (Backfill, error) {
+	v, _ := rec.Get("run")
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Backfill{}, errors.New("backfill: no run in the record")
+	}
+	b := Backfill{Run: asInt(m["run"]), Trigger: asString(m["trigger"]), StartedAt: asTime(m["started_at"]), Cursor: asInt(m["cursor"]),
+		FilesTotal: asInt(m["files_total"]), FilesDone: asInt(m["files_done"]), SessionRows: asInt(m["session_rows"]), LastError: asString(m["last_error"])}
+	if f, ok := m["finished_at"].(time.Time); ok {
+		f = f.UTC()
+		b.FinishedAt = &f
+	}
+	return b, nil
+}
+
+// StartBackfill starts a sweep over filesTotal transcripts, or joins the one in flight
+// (joined true); two callers at once start one sweep.
+func (s *Store) StartBackfill(ctx context.Context, key string, filesTotal int64, trigger string) (Backfill, bool, error) {
+	type started struct {
+		b      Backfill
+		joined bool
+	}
+	out, err := write(ctx, s, "backfill_start", func(tx txn) (started, error) {
+		rec, err := tx.single("backfill_start", queries.BackfillStart, map[string]any{"key": key, "at": s.now().UTC(), "files_total": filesTotal, "trigger": trigger})
+		if err != nil {
+			return started{}, err
+		}
+		b, err := backfillOf(rec)
+		joined, _, _ := neo4j.GetRecordValue[bool](rec, "joined")
+		return started{b, joined}, err
+	})
+	if err != nil {
+		return Backfill{}, false, fmt.Errorf("start the ledger backfill: %w", err)
+	}
+	return out.b, out.joined, nil
+}
+
+// ClaimBackfill leases the sweep in flight to one slice until until; ok is false when there
+// is none in flight or another slice holds it.
+func (s *Store) ClaimBackfill(ctx context.Context, key string, until time.Time) (Backfill, bool, error) {
+	b, err := write(ctx, s, "backfill_claim", func(tx txn) (Backfill, error) {
+		rec, err := tx.single("backfill_claim", queries.BackfillClaim, map[string]any{"key": key, "at": s.now().UTC(), "until": until.UTC()})
+		if err != nil {
+			return Backfill{}, err
+		}
+		return backfillOf(rec)
+	})
+	if errors.Is(err, ErrNotFound) {
+		return Backfill{}, false, nil
+	}
+	if err != nil {
+		return Backfill{}, false, fmt.Errorf("claim the ledger backfill: %w", err)
+	}
+	return b, true, nil
+}
+
+// BackfillStep is what one slice of a sweep did.
+type BackfillStep struct {
+	Key                      string
+	Run, Cursor, Files, Rows int64
+	Error                    string
+	Finished                 bool
+}
+
+// RecordBackfill stores a slice's progress on its sweep.
+func (s *Store) RecordBackfill(ctx context.Context, st BackfillStep) (Backfill, error) {
+	var errText any
+	if st.Error != "" {
+		errText = st.Error
+	}
+	b, err := write(ctx, s, "backfill_progress", func(tx txn) (Backfill, error) {
+		rec, err := tx.single("backfill_progress", queries.BackfillProgress, map[string]any{"key": st.Key, "run": st.Run, "cursor": st.Cursor,
+			"files": st.Files, "rows": st.Rows, "error": errText, "finished": st.Finished, "at": s.now().UTC()})
+		if err != nil {
+			return Backfill{}, err
+		}
+		return backfillOf(rec)
+	})
+	if err != nil {
+		return Backfill{}, fmt.Errorf("record the ledger backfill's progress: %w", err)
+	}
+	return b, nil
+}
+
+// BackfillStatus reads the current or last sweep; the zero Backfill before the first.
+func (s *Store) BackfillStatus(ctx context.Context, key string) (Backfill, error) {
+	b, err := read(ctx, s, "backfill_status", func(tx txn) (Backfill, error) {
+		rec, err := tx.single("backfill_status", queries.BackfillStatus, map[string]any{"key": key})
+		if err != nil {
+			return Backfill{}, err
+		}
+		return backfillOf(rec)
+	})
+	if errors.Is(err, ErrNotFound) {
+		return Backfill{}, nil
+	}
+	if err != nil {
+		return Backfill{}, fmt.Errorf("read the ledger backfill: %w", err)
+	}
+	return b, nil
+}
+
+// CostRecordFilter picks ledger rows: called in [From, To), of a session, agent root and
+// model when set; Skip and Limit page them.
+type CostRecordFilter struct {
+	From, To    time.Time
+	SessionID   int64
+	AgentRoot   string
+	Model       string
+	Skip, Limit int
+}
+
+// CostRecords is one page of ledger rows, newest first, and how many match.
+func (s *Store) CostRecords(ctx context.Context, f CostRecordFilter) ([]session.TokenUsage, int, error) {
+	type page struct {
+		rows  []session.TokenUsage
+		total int
+	}
+	out, err := read(ctx, s, "cost_records", func(tx txn) (page, error) {
+		rec, err := tx.single("cost_records", queries.CostRecords, map[string]any{"from": f.From.UTC(), "to": f.To.UTC(),
+			"session_id": f.SessionID, "agent_root": f.AgentRoot, "model": f.Model, "skip": f.Skip, "limit": f.Limit})
+		if err != nil {
+			return page{}, err
+		}
+		m := rec.AsMap()
+		raw, _ := m["rows"].([]any)
+		p := page{total: int(asInt(m["total"])), rows: make([]session.TokenUsage, 0, len(raw))}
+		for _, r := range raw {
+			u, _ := r.(map[string]any)
+			p.rows = append(p.rows, usageOf(u))
+		}
+		return p, nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("cost records: %w", err)
+	}
+	return out.rows, out.total, nil
+}

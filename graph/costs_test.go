@@ -1,0 +1,158 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// costFleet is a generated fleet with spend: spawn trees, uncle edges across and within them,
+// and ledger rows on most sessions.
+type costFleet struct {
+	children map[int64][]int64
+	root     map[int64]string
+	spend    map[int64]session.TokenCounts
+	calls    map[int64]int64
+	tops     []int64
+}
+
+// subtree is every session id reaches over spawn edges, itself included, each once.
+func (f *costFleet) subtree(id int64, into map[int64]bool) {
+	if into[id] {
+		return
+	}
+	into[id] = true
+	for _, c := range f.children[id] {
+		f.subtree(c, into)
+	}
+}
+
+func (f *costFleet) sum(ids map[int64]bool) (session.TokenCounts, int64) {
+	var t session.TokenCounts
+	var calls int64
+	for id := range ids {
+		t, calls = t.Add(f.spend[id]), calls+f.calls[id]
+	}
+	return t, calls
+}
+
+func foldRows(rows []graph.CostRow) (session.TokenCounts, int64) {
+	var t session.TokenCounts
+	var calls int64
+	for _, r := range rows {
+		t, calls = t.Add(r.TokenCounts), calls+r.Calls
+	}
+	return t, calls
+}
+
+// TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree generates a fleet, records spend on it, and
+// holds the one-statement roll-up to the sum computed here: for a session, its spawn subtree;
+// for an agent root, the union of its sessions' subtrees, each session once; uncle edges never
+// widen either.
+func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	base := -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
+	roots := []string{graphtest.Unique(t, "router"), graphtest.Unique(t, "worker")}
+	r := rand.New(rand.NewPCG(15, 4))
+	f := &costFleet{children: map[int64][]int64{}, root: map[int64]string{}, spend: map[int64]session.TokenCounts{}, calls: map[int64]int64{}}
+	var sessions []graph.ImportSession
+	var spawns, uncles []graph.ImportEdge
+	next := base
+	for range 12 {
+		top := next
+		next++
+		f.tops = append(f.tops, top)
+		members := []int64{top}
+		sessions = append(sessions, graph.ImportSession{ID: top, Title: "top", Status: "running", Genesis: "api", AgentRoot: roots[0]})
+		for range 3 + r.IntN(25) {
+			p := members[r.IntN(len(members))]
+			id := next
+			next++
+			// Workers sometimes spawn routers: an agent root's sessions nest inside each other.
+			sessions = append(sessions, graph.ImportSession{ID: id, Title: "child", Status: "running", Genesis: "api", AgentRoot: roots[r.IntN(2)], ParentID: p})
+			spawns = append(spawns, graph.ImportEdge{From: p, To: id})
+			f.children[p] = append(f.children[p], id)
+			members = append(members, id)
+		}
+	}
+	for range 40 { // uncle edges from a lower to a higher id: acyclic, across and within trees
+		a, b := base+r.Int64N(next-base), base+r.Int64N(next-base)
+		if a < b {
+			uncles = append(uncles, graph.ImportEdge{From: a, To: b})
+		}
+	}
+	if err := store.ImportSessions(ctx, sessions); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ImportEdges(ctx, spawns, uncles); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().UTC().Add(-time.Hour)
+	for _, s := range sessions {
+		f.root[s.ID] = s.AgentRoot
+		if r.IntN(5) == 0 {
+			continue // some sessions spent nothing
+		}
+		var rows []session.TokenUsage
+		for i := range 1 + r.IntN(3) {
+			c := session.TokenCounts{InputTokens: r.Int64N(5000), OutputTokens: r.Int64N(900), CacheReadTokens: r.Int64N(20000),
+				CacheCreationTokens: 300, CacheCreation5mTokens: 100, CacheCreation1hTokens: 200, WebSearchRequests: r.Int64N(2)}
+			rows = append(rows, session.TokenUsage{RequestID: fmt.Sprintf("%s-%d-%d", roots[0], s.ID, i), Model: []string{"claude-opus-4-5", "claude-haiku-4-5"}[i%2],
+				AgentRoot: s.AgentRoot, CalledAt: at, TokenCounts: c})
+			f.spend[s.ID], f.calls[s.ID] = f.spend[s.ID].Add(c), f.calls[s.ID]+1
+		}
+		if _, err := store.RecordTokenUsage(ctx, s.ID, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	window := func(sc graph.CostScope) graph.CostScope {
+		sc.From, sc.To, sc.Descendants = at.Add(-time.Minute), at.Add(time.Minute), true
+		return sc
+	}
+	for _, bySession := range []bool{true, false} {
+		for _, id := range append([]int64{f.tops[0], f.tops[5]}, f.children[f.tops[3]]...) {
+			rows, err := store.CostRows(ctx, window(graph.CostScope{SessionID: id, BySession: bySession}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[int64]bool{}
+			f.subtree(id, want)
+			wantT, wantCalls := f.sum(want)
+			if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
+				t.Errorf("roll-up of #%d (by session %v): %+v in %d calls, want %+v in %d calls over its %d-session subtree",
+					id, bySession, gotT, gotCalls, wantT, wantCalls, len(want))
+			}
+		}
+		for _, root := range roots {
+			rows, err := store.CostRows(ctx, window(graph.CostScope{AgentRoot: root, BySession: bySession}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[int64]bool{}
+			for id, rt := range f.root {
+				if rt == root {
+					f.subtree(id, want)
+				}
+			}
+			wantT, wantCalls := f.sum(want)
+			if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
+				t.Errorf("roll-up of agent root %s: %+v in %d calls, want %+v in %d calls", root, gotT, gotCalls, wantT, wantCalls)
+			}
+		}
+	}
+	// Without the roll-up a scope is its own rows only.
+	own, err := store.CostRows(ctx, graph.CostScope{From: at.Add(-time.Minute), To: at.Add(time.Minute), SessionID: f.tops[0], BySession: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotT, gotCalls := foldRows(own); gotT != f.spend[f.tops[0]] || gotCalls != f.calls[f.tops[0]] {
+		t.Errorf("#%d alone: %+v in %d calls, want %+v in %d", f.tops[0], gotT, gotCalls, f.spend[f.tops[0]], f.calls[f.tops[0]])
+	}
+}

@@ -1,0 +1,86 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// RecordTokenUsage upserts the rows on request_id and attaches them to the session; a row
+// another session recorded first stays that session's, and rows already in the ledger keep
+// their volumes (a stamped row may still correct an older row's flush time). It returns how many of the rows the session owns.
+func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []session.TokenUsage) (int, error) {
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	params := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		params[i] = map[string]any{
+			"request_id": r.RequestID, "model": r.Model, "agent_runtime": r.AgentRuntime, "agent_root": r.AgentRoot,
+			"runtime_session_id": r.RuntimeSessionID, "transcript_path": r.TranscriptPath, "service_tier": r.ServiceTier,
+			"called_at": r.CalledAt.UTC(), "stamped": r.Stamped,
+			"input_tokens": r.InputTokens, "output_tokens": r.OutputTokens,
+			"cache_read_tokens": r.CacheReadTokens, "cache_creation_tokens": r.CacheCreationTokens,
+			"cache_creation_5m_tokens": r.CacheCreation5mTokens, "cache_creation_1h_tokens": r.CacheCreation1hTokens,
+			"web_search_requests": r.WebSearchRequests, "web_fetch_requests": r.WebFetchRequests,
+		}
+	}
+	n, err := write(ctx, s, "record_token_usage", func(tx txn) (int64, error) {
+		rec, err := tx.single("record_token_usage", queries.RecordTokenUsage,
+			map[string]any{"session_id": sessionID, "rows": params, "at": s.now().UTC()})
+		if err != nil {
+			return 0, err
+		}
+		n, _, err := neo4j.GetRecordValue[int64](rec, "recorded")
+		return n, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("record token usage of session %d: %w", sessionID, err)
+	}
+	return int(n), nil
+}
+
+// SessionTokenUsage reads a session's ledger, oldest request first.
+func (s *Store) SessionTokenUsage(ctx context.Context, sessionID int64) ([]session.TokenUsage, error) {
+	out, err := read(ctx, s, "session_token_usage", func(tx txn) ([]session.TokenUsage, error) {
+		recs, err := tx.collect("session_token_usage", queries.SessionTokenUsage, map[string]any{"session_id": sessionID})
+		if err != nil {
+			return nil, err
+		}
+		rows := make([]session.TokenUsage, 0, len(recs))
+		for _, rec := range recs {
+			node, _, err := neo4j.GetRecordValue[neo4j.Node](rec, "u")
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, usageOf(node.Props))
+		}
+		return rows, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("token usage of session %d: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// usageOf reads a ledger row's properties.
+func usageOf(p map[string]any) session.TokenUsage {
+	return session.TokenUsage{
+		RequestID: asString(p["request_id"]), SessionID: asInt(p["session_id"]), Model: asString(p["model"]), AgentRuntime: asString(p["agent_runtime"]),
+		AgentRoot: asString(p["agent_root"]), RuntimeSessionID: asString(p["runtime_session_id"]),
+		TranscriptPath: asString(p["transcript_path"]), ServiceTier: asString(p["service_tier"]), CalledAt: asTime(p["called_at"]),
+		Stamped: p["stamped"] == true, TokenCounts: tokenCounts(p),
+	}
+}
+
+// tokenCounts reads the volume columns a ledger row or a cost group carries.
+func tokenCounts(p map[string]any) session.TokenCounts {
+	return session.TokenCounts{InputTokens: asInt(p["input_tokens"]), OutputTokens: asInt(p["output_tokens"]),
+		CacheReadTokens: asInt(p["cache_read_tokens"]), CacheCreationTokens: asInt(p["cache_creation_tokens"]),
+		CacheCreation5mTokens: asInt(p["cache_creation_5m_tokens"]), CacheCreation1hTokens: asInt(p["cache_creation_1h_tokens"]),
+		WebSearchRequests: asInt(p["web_search_requests"]), WebFetchRequests: asInt(p["web_fetch_requests"])}
+}

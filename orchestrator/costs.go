@@ -1,0 +1,252 @@
+package orchestrator
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/pricing"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// CostQuery is what a cost report asks (get_costs, GET /costs): a window of Days days ending
+// today, or From/To (YYYY-MM-DD, inclusive, UTC days); a scope of one session (wins) or one
+// agent root, the fleet when neither; IncludeDescendants adds every session the scope spawned.
+type CostQuery struct {
+	Days               int
+	From, To           string
+	AgentRoot          string
+	SessionID          int64
+	IncludeDescendants bool
+}
+
+// Window bounds (reference: days 1..365, default 7; a span of at most 365 days).
+const (
+	defaultCostDays = 7
+	maxCostDays     = 365
+	topCostSessions = 10
+)
+
+// CostWindow is the report's days, both inclusive.
+type CostWindow struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Label string `json:"label"`
+	from  time.Time
+	to    time.Time // exclusive: the day after To
+}
+
+// CostLine is one line of a breakdown: a key (a day, an agent root, a model, "#id") and what
+// its requests cost at list price.
+type CostLine struct {
+	Key       string       `json:"key"`
+	SessionID int64        `json:"session_id,omitempty"`
+	ListPrice float64      `json:"list_price"`
+	Cost      pricing.Cost `json:"cost"`
+	Calls     int64        `json:"calls"`
+	Tokens    int64        `json:"tokens"`
+}
+
+// CostTotals sums the report.
+type CostTotals struct {
+	ListPrice float64 `json:"list_price"`
+	Calls     int64   `json:"calls"`
+	Tokens    int64   `json:"tokens"`
+	Sessions  int     `json:"sessions"`
+}
+
+// LedgerCoverage says how complete the ledger is: the sweep of every transcript (in flight:
+// the report covers only part of history) and the oldest request it holds.
+type LedgerCoverage struct {
+	Partial     bool           `json:"partial"`
+	Backfill    graph.Backfill `json:"backfill"`
+	CoversSince *time.Time     `json:"covers_since"`
+}
+
+// CostReport is the token ledger priced at list price over a window and scope. The dollar
+// figures are a comparable unit across models, not a bill.
+type CostReport struct {
+	Window             CostWindow          `json:"window"`
+	AgentRoot          string              `json:"agent_root,omitempty"`
+	SessionID          int64               `json:"session_id,omitempty"`
+	IncludeDescendants bool                `json:"include_descendants"`
+	Totals             CostTotals          `json:"totals"`
+	CostBreakdown      pricing.Cost        `json:"cost_breakdown"`
+	TokenBreakdown     session.TokenCounts `json:"token_breakdown"`
+	ByDay              []CostLine          `json:"by_day"`
+	ByAgentRoot        []CostLine          `json:"by_agent_root"`
+	ByModel            []CostLine          `json:"by_model"`
+	TopSessions        []CostLine          `json:"top_sessions"`
+	UnpricedModels     []string            `json:"unpriced_models"`
+	LedgerCoverage     LedgerCoverage      `json:"ledger_coverage"`
+	Pricing            *pricing.Table      `json:"pricing"`
+}
+
+// costWindow resolves the window: from/to when either parses (to defaults to today, from to
+// a week before to; swapped when reversed; at most 365 days), else the last Days days.
+func costWindow(q CostQuery, today time.Time) CostWindow {
+	today = today.UTC().Truncate(24 * time.Hour)
+	day := func(s string) (time.Time, bool) {
+		t, err := time.Parse(time.DateOnly, s)
+		return t, err == nil
+	}
+	from, fromOK := day(q.From)
+	to, toOK := day(q.To)
+	var w CostWindow
+	if fromOK || toOK {
+		if !toOK {
+			to = today
+		}
+		if !fromOK {
+			from = to.AddDate(0, 0, -defaultCostDays)
+		}
+		if from.After(to) {
+			from, to = to, from
+		}
+		if to.Sub(from) >= maxCostDays*24*time.Hour {
+			from = to.AddDate(0, 0, -(maxCostDays - 1))
+		}
+		w.Label = from.Format(time.DateOnly) + " to " + to.Format(time.DateOnly)
+	} else {
+		days := min(max(cmp.Or(q.Days, defaultCostDays), 1), maxCostDays)
+		to = today
+		from = today.AddDate(0, 0, -(days - 1))
+		w.Label = fmt.Sprintf("the last %d days", days)
+		if days == 1 {
+			w.Label = "today"
+		}
+	}
+	w.from, w.to = from, to.AddDate(0, 0, 1)
+	w.From, w.To = from.Format(time.DateOnly), to.Format(time.DateOnly)
+	return w
+}
+
+// Prices is the price list in force: the catalog folder's prices.json, else the built-in one.
+func (s *Service) Prices() (*pricing.Table, error) {
+	t, err := pricing.Load(s.catalogDir)
+	if err != nil {
+		return nil, invalid("The price list does not load", err.Error())
+	}
+	return t, nil
+}
+
+// Costs reports the ledger priced at list price. A session that does not exist is a
+// NotFoundError; an agent root with no spend is an empty report.
+func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
+	prices, err := s.Prices()
+	if err != nil {
+		return nil, err
+	}
+	if q.SessionID != 0 {
+		if _, err := s.store.GetSession(ctx, q.SessionID); err != nil {
+			return nil, err
+		}
+		q.AgentRoot = ""
+	}
+	w := costWindow(q, s.now())
+	rows, err := s.store.CostRows(ctx, graph.CostScope{From: w.from, To: w.to, SessionID: q.SessionID, AgentRoot: q.AgentRoot,
+		Descendants: q.IncludeDescendants && (q.SessionID != 0 || q.AgentRoot != ""), BySession: true})
+	if err != nil {
+		return nil, err
+	}
+	cov, err := s.ledgerCoverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := priceRows(rows, prices)
+	r.Window, r.AgentRoot, r.SessionID, r.IncludeDescendants, r.LedgerCoverage = w, q.AgentRoot, q.SessionID, q.IncludeDescendants, cov
+	return r, nil
+}
+
+func (s *Service) ledgerCoverage(ctx context.Context) (LedgerCoverage, error) {
+	b, err := s.LedgerBackfill(ctx)
+	if err != nil {
+		return LedgerCoverage{}, err
+	}
+	since, err := s.store.LedgerCoversSince(ctx)
+	if err != nil {
+		return LedgerCoverage{}, err
+	}
+	c := LedgerCoverage{Partial: b.Run == 0 || b.Running(), Backfill: b}
+	if !since.IsZero() {
+		c.CoversSince = &since
+	}
+	return c, nil
+}
+
+// priceRows prices the grouped rows and folds them into the report's breakdowns.
+func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
+	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{}}
+	days, roots, models, sessions := map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}
+	unpriced := map[string]bool{}
+	add := func(into map[string]*CostLine, key string, c pricing.Cost, row graph.CostRow) *CostLine {
+		l := into[key]
+		if l == nil {
+			l = &CostLine{Key: key}
+			into[key] = l
+		}
+		l.Cost = l.Cost.Add(c)
+		l.ListPrice, l.Calls, l.Tokens = l.Cost.Total, l.Calls+row.Calls, l.Tokens+row.Tokens()
+		return l
+	}
+	for _, row := range rows {
+		c, priced := prices.Price(row.Model, row.TokenCounts)
+		if !priced {
+			unpriced[cmp.Or(row.Model, "(unnamed model)")] = true
+		}
+		r.CostBreakdown = r.CostBreakdown.Add(c)
+		r.TokenBreakdown = r.TokenBreakdown.Add(row.TokenCounts)
+		r.Totals.Calls += row.Calls
+		add(days, row.Day.Format(time.DateOnly), c, row)
+		add(roots, cmp.Or(row.AgentRoot, "(no agent root)"), c, row)
+		add(models, cmp.Or(row.Model, "(unnamed model)"), c, row)
+		if row.SessionID != 0 {
+			add(sessions, fmt.Sprintf("#%d", row.SessionID), c, row).SessionID = row.SessionID
+		}
+	}
+	r.Totals.ListPrice, r.Totals.Tokens, r.Totals.Sessions = r.CostBreakdown.Total, r.TokenBreakdown.Tokens(), len(sessions)
+	r.ByDay = sortedLines(days, func(a, b CostLine) int { return cmp.Compare(a.Key, b.Key) })
+	byCost := func(a, b CostLine) int {
+		return cmp.Or(cmp.Compare(b.ListPrice, a.ListPrice), cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Key, b.Key))
+	}
+	r.ByAgentRoot, r.ByModel = sortedLines(roots, byCost), sortedLines(models, byCost)
+	r.TopSessions = sortedLines(sessions, byCost)
+	r.TopSessions = r.TopSessions[:min(len(r.TopSessions), topCostSessions)]
+	for m := range unpriced {
+		r.UnpricedModels = append(r.UnpricedModels, m)
+	}
+	slices.Sort(r.UnpricedModels)
+	return r
+}
+
+func sortedLines(m map[string]*CostLine, order func(a, b CostLine) int) []CostLine {
+	out := make([]CostLine, 0, len(m))
+	for _, l := range m {
+		out = append(out, *l)
+	}
+	slices.SortFunc(out, order)
+	return out
+}
+
+// CostRecordQuery pages the ledger's rows (GET /costs/records): the window and scope of a
+// CostQuery (without roll-up), a model, and a page.
+type CostRecordQuery struct {
+	CostQuery
+	Model         string
+	Page, PerPage int
+}
+
+// CostRecords is one page of ledger rows, newest first, with the price list they are priced by.
+func (s *Service) CostRecords(ctx context.Context, q CostRecordQuery) ([]session.TokenUsage, Page, CostWindow, error) {
+	w := costWindow(q.CostQuery, s.now())
+	page, perPage := pageBounds(q.Page, q.PerPage)
+	rows, total, err := s.store.CostRecords(ctx, graph.CostRecordFilter{From: w.from, To: w.to, SessionID: q.SessionID,
+		AgentRoot: q.AgentRoot, Model: q.Model, Skip: (page - 1) * perPage, Limit: perPage})
+	if err != nil {
+		return nil, Page{}, CostWindow{}, err
+	}
+	return rows, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, w, nil
+}

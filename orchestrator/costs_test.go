@@ -1,0 +1,152 @@
+package orchestrator_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
+	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
+)
+
+func idleSession(t *testing.T, ops *orchestrator.Service) *session.Session {
+	t.Helper()
+	out, err := ops.Create(context.Background(), orchestrator.CreateParams{AgentRoot: &generalAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Session
+}
+
+func TestTheCostReportPricesTheLedgerOverItsWindowAndNamesUnpricedModels(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	ctx := context.Background()
+	s := idleSession(t, e.Ops)
+	now := time.Now().UTC()
+	yesterday := now.AddDate(0, 0, -1)
+	if _, err := e.Store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{
+		{RequestID: graphtest.Unique(t, "opus"), Model: "claude-opus-4-5", AgentRoot: generalAgent, CalledAt: yesterday,
+			TokenCounts: session.TokenCounts{InputTokens: 1_000_000, OutputTokens: 1_000_000, WebSearchRequests: 100}},
+		{RequestID: graphtest.Unique(t, "gpt"), Model: "gpt-5-codex", AgentRoot: generalAgent, CalledAt: now,
+			TokenCounts: session.TokenCounts{InputTokens: 1000}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.Totals.ListPrice-31) > 1e-9 || r.Totals.Calls != 2 || r.Totals.Sessions != 1 {
+		t.Errorf("totals: %+v, want $31 (opus $5 + $25 + 100 searches at $10 per thousand) in 2 calls", r.Totals)
+	}
+	if !slices.Equal(r.UnpricedModels, []string{"gpt-5-codex"}) {
+		t.Errorf("unpriced models: %v", r.UnpricedModels)
+	}
+	if len(r.ByDay) != 2 || len(r.ByModel) != 2 || r.ByModel[0].Key != "claude-opus-4-5" || len(r.TopSessions) != 1 || r.TopSessions[0].SessionID != s.ID {
+		t.Errorf("breakdowns: days %+v models %+v top %+v", r.ByDay, r.ByModel, r.TopSessions)
+	}
+	if !r.LedgerCoverage.Partial || r.Window.Label != "the last 7 days" {
+		t.Errorf("a ledger never swept is partial history: %+v, window %+v", r.LedgerCoverage, r.Window)
+	}
+
+	today, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: s.ID, From: now.Format(time.DateOnly), To: "not a date"})
+	if err != nil || today.Totals.Calls != 1 || today.Totals.ListPrice != 0 || today.Window.To != now.Format(time.DateOnly) {
+		t.Errorf("from today (an unparseable to is today): %+v, %v", today, err)
+	}
+	var nf *orchestrator.NotFoundError
+	if _, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: 1 << 60}); !errors.As(err, &nf) && !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Errorf("a session that does not exist: %v", err)
+	}
+	root, err := e.Ops.Costs(ctx, orchestrator.CostQuery{AgentRoot: graphtest.Unique(t, "nobody"), Days: 3})
+	if err != nil || root.Totals.Calls != 0 || root.Window.Label != "the last 3 days" {
+		t.Errorf("an agent root with no spend: %+v, %v", root, err)
+	}
+}
+
+func writeTranscript(t *testing.T, dir string, id int64, lines ...string) {
+	t.Helper()
+	path := transcript.Path(dir, id)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTheBackfillSweepsEveryTranscriptOnceAndASecondAskJoinsIt(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	ctx := context.Background()
+	a, b := idleSession(t, e.Ops), idleSession(t, e.Ops)
+	turn := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	usage := func(id, stamp string) string {
+		ts := ""
+		if stamp != "" {
+			ts = fmt.Sprintf(`"timestamp":%q,`, stamp)
+		}
+		return fmt.Sprintf(`{"type":"assistant",%s"message":{"id":%q,"model":"claude-sonnet-4-5","usage":{"input_tokens":10,"output_tokens":2}}}`, ts, id)
+	}
+	ra, rb := graphtest.Unique(t, "a"), graphtest.Unique(t, "b")
+	writeTranscript(t, e.DataDir, a.ID, fmt.Sprintf(`{"type":"zimmer_turn","turn":1,"started_at":%q}`, turn.Format(time.RFC3339)),
+		usage(ra+"-1", "2026-01-05T09:00:07Z"), usage(ra+"-2", "2026-01-05T09:01:00Z"), usage(ra+"-3", ""))
+	writeTranscript(t, e.DataDir, b.ID, usage(rb+"-1", "2026-01-06T10:00:00Z"))
+	writeTranscript(t, e.DataDir, 1<<55, usage(graphtest.Unique(t, "gone"), "2026-01-06T10:00:00Z")) // its session is gone
+
+	run, joined, err := e.Ops.BackfillTokenUsage(ctx, "test")
+	if err != nil || joined || !run.Running() || run.FilesTotal != 3 {
+		t.Fatalf("start: %+v joined=%v %v", run, joined, err)
+	}
+	again, joined, err := e.Ops.BackfillTokenUsage(ctx, "test again")
+	if err != nil || !joined || again.Run != run.Run {
+		t.Fatalf("asking again joins the sweep in flight: %+v joined=%v %v", again, joined, err)
+	}
+	if r, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: a.ID}); err != nil || !r.LedgerCoverage.Partial || !r.LedgerCoverage.Backfill.Running() {
+		t.Fatalf("while the sweep runs the report is partial history: %+v %v", r.LedgerCoverage, err)
+	}
+	done, ran, err := e.Ops.BackfillSlice(ctx, time.Minute)
+	if err != nil || !ran || done.Running() || done.FilesDone != 3 || done.SessionRows != 4 {
+		t.Fatalf("one slice sweeps all three files: %+v ran=%v %v", done, ran, err)
+	}
+	rows, err := e.Ops.TokenUsage(ctx, a.ID)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("session #%d's ledger: %d rows, %v", a.ID, len(rows), err)
+	}
+	wantAt := []time.Time{turn, turn.Add(7 * time.Second), turn.Add(time.Minute)} // the untimed request takes its turn's start
+	for i, row := range rows {
+		if !row.CalledAt.Equal(wantAt[i]) || !row.Stamped {
+			t.Errorf("row %d called at %s (stamped %v), want %s from the transcript", i, row.CalledAt, row.Stamped, wantAt[i])
+		}
+	}
+	if _, ran, err := e.Ops.BackfillSlice(ctx, time.Minute); err != nil || ran {
+		t.Fatalf("a finished sweep has no slice left: ran=%v %v", ran, err)
+	}
+	if r, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: a.ID}); err != nil || r.LedgerCoverage.Partial || r.LedgerCoverage.CoversSince == nil {
+		t.Fatalf("a finished sweep states the covered window: %+v %v", r.LedgerCoverage, err)
+	}
+
+	second, joined, err := e.Ops.BackfillTokenUsage(ctx, "test")
+	if err != nil || joined || second.Run != run.Run+1 {
+		t.Fatalf("after a sweep finished, asking starts another: %+v joined=%v %v", second, joined, err)
+	}
+	if _, ok, err := e.Store.ClaimBackfill(ctx, e.DataDir, time.Now().Add(time.Minute)); err != nil || !ok {
+		t.Fatalf("claim the new sweep: %v %v", ok, err)
+	}
+	if _, ran, err := e.Ops.BackfillSlice(ctx, time.Minute); err != nil || ran {
+		t.Fatalf("a slice leased to another worker is left alone: ran=%v %v", ran, err)
+	}
+	for _, id := range []int64{a.ID, b.ID} {
+		if rows, err := e.Ops.TokenUsage(ctx, id); err != nil || len(rows) != map[int64]int{a.ID: 3, b.ID: 1}[id] {
+			t.Errorf("session #%d after two sweeps: %d rows, %v", id, len(rows), err)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package queries
+
+import _ "embed"
+
+// The cost report's statements: the ledger grouped for pricing, its coverage, and the sweep
+// of every transcript into it.
+
+// CostRows groups the ledger over a window and scope.
+//
+//go:embed cost_rows.cypher
+var CostRows string
+
+// LedgerCoversSince reads the oldest request in the ledger.
+//
+//go:embed ledger_covers_since.cypher
+var LedgerCoversSince string
+
+// BackfillStart starts or joins the ledger sweep.
+//
+//go:embed backfill_start.cypher
+var BackfillStart string
+
+// BackfillClaim leases the sweep to one slice.
+//
+//go:embed backfill_claim.cypher
+var BackfillClaim string
+
+// BackfillProgress records a slice's progress.
+//
+//go:embed backfill_progress.cypher
+var BackfillProgress string
+
+// BackfillStatus reads the sweep.
+//
+//go:embed backfill_status.cypher
+var BackfillStatus string
+
+// CostRecords pages the ledger's rows.
+//
+//go:embed cost_records.cypher
+var CostRecords string
