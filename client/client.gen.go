@@ -131,6 +131,24 @@ func (e HumanMessageOrigin) Valid() bool {
 	}
 }
 
+// Defines values for SpotPoolDecision.
+const (
+	SpotPoolDecisionHeld    SpotPoolDecision = "held"
+	SpotPoolDecisionRunning SpotPoolDecision = "running"
+)
+
+// Valid indicates whether the value is a known member of the SpotPoolDecision enum.
+func (e SpotPoolDecision) Valid() bool {
+	switch e {
+	case SpotPoolDecisionHeld:
+		return true
+	case SpotPoolDecisionRunning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Status.
 const (
 	StatusArchived   Status = "archived"
@@ -242,6 +260,24 @@ func (e QueuedJobsResultAction) Valid() bool {
 	case QueuedJobsResultActionDiscard:
 		return true
 	case QueuedJobsResultActionReschedule:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCostRecordsParamsKind.
+const (
+	ListCostRecordsParamsKindAdhoc   ListCostRecordsParamsKind = "adhoc"
+	ListCostRecordsParamsKindSession ListCostRecordsParamsKind = "session"
+)
+
+// Valid indicates whether the value is a known member of the ListCostRecordsParamsKind enum.
+func (e ListCostRecordsParamsKind) Valid() bool {
+	switch e {
+	case ListCostRecordsParamsKindAdhoc:
+		return true
+	case ListCostRecordsParamsKindSession:
 		return true
 	default:
 		return false
@@ -709,12 +745,40 @@ type SessionMessage struct {
 	Session Session `json:"session"`
 }
 
+// SpotPolicy defines model for SpotPolicy.
+type SpotPolicy struct {
+	Enabled               bool              `json:"enabled"`
+	FiveHourThresholdPct  int               `json:"five_hour_threshold_pct"`
+	GenesisClassOverrides map[string]string `json:"genesis_class_overrides"`
+	GenesisClasses        map[string]string `json:"genesis_classes"`
+	MaxConcurrentSessions int               `json:"max_concurrent_sessions"`
+	UpdatedAt             *time.Time        `json:"updated_at"`
+	WeeklyThresholdPct    int               `json:"weekly_threshold_pct"`
+}
+
+// SpotPool defines model for SpotPool.
+type SpotPool struct {
+	Decision                 SpotPoolDecision `json:"decision"`
+	Detail                   string           `json:"detail"`
+	FiveHourUtilizationPct   *float32         `json:"five_hour_utilization_pct,omitempty"`
+	Reason                   string           `json:"reason"`
+	RunningSessions          int              `json:"running_sessions"`
+	Runtime                  string           `json:"runtime"`
+	SpotSessionsPausedMidRun int              `json:"spot_sessions_paused_mid_run"`
+	UtilizationSource        *string          `json:"utilization_source,omitempty"`
+	WeeklyUtilizationPct     *float32         `json:"weekly_utilization_pct,omitempty"`
+}
+
+// SpotPoolDecision defines model for SpotPool.Decision.
+type SpotPoolDecision string
+
 // Status defines model for Status.
 type Status string
 
 // StatusSummary defines model for StatusSummary.
 type StatusSummary struct {
 	Error                  *string            `json:"error,omitempty"`
+	GeneratedAt            *time.Time         `json:"generated_at,omitempty"`
 	Generating             *bool              `json:"generating,omitempty"`
 	MessagesSinceGenerated *int               `json:"messages_since_generated,omitempty"`
 	State                  StatusSummaryState `json:"state"`
@@ -823,6 +887,24 @@ type TriggerWrite_TriggerConditionsAttributes_Destroy struct {
 
 // BacklogID defines model for BacklogID.
 type BacklogID = string
+
+// CostAgentRoot defines model for CostAgentRoot.
+type CostAgentRoot = string
+
+// CostDays defines model for CostDays.
+type CostDays = int
+
+// CostFrom defines model for CostFrom.
+type CostFrom = string
+
+// CostIncludeDescendants defines model for CostIncludeDescendants.
+type CostIncludeDescendants = bool
+
+// CostSessionID defines model for CostSessionID.
+type CostSessionID = string
+
+// CostTo defines model for CostTo.
+type CostTo = string
 
 // MessageID defines model for MessageID.
 type MessageID = string
@@ -1003,6 +1085,54 @@ type UpdateCategoryJSONBody struct {
 	IsFrozen *BodyBoolean `json:"is_frozen,omitempty"`
 	Name     *string      `json:"name,omitempty"`
 }
+
+// ShowCostsParams defines parameters for ShowCosts.
+type ShowCostsParams struct {
+	// Days The last N days (the default window when from/to are absent).
+	Days *CostDays `form:"days,omitempty" json:"days,omitempty"`
+
+	// From Window start, a date or an RFC 3339 time.
+	From *CostFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Window end, a date or an RFC 3339 time.
+	To        *CostTo        `form:"to,omitempty" json:"to,omitempty"`
+	AgentRoot *CostAgentRoot `form:"agent_root,omitempty" json:"agent_root,omitempty"`
+
+	// SessionId A positive session id.
+	SessionId *CostSessionID `form:"session_id,omitempty" json:"session_id,omitempty"`
+
+	// IncludeDescendants With session_id or agent_root, add every session spawned below, once each (spawn edges only).
+	IncludeDescendants *CostIncludeDescendants `form:"include_descendants,omitempty" json:"include_descendants,omitempty"`
+}
+
+// ListCostRecordsParams defines parameters for ListCostRecords.
+type ListCostRecordsParams struct {
+	// Kind session (the default) or adhoc (always empty here; every request belongs to a session).
+	Kind  *ListCostRecordsParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+	Model *string                    `form:"model,omitempty" json:"model,omitempty"`
+
+	// Days The last N days (the default window when from/to are absent).
+	Days *CostDays `form:"days,omitempty" json:"days,omitempty"`
+
+	// From Window start, a date or an RFC 3339 time.
+	From *CostFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Window end, a date or an RFC 3339 time.
+	To        *CostTo        `form:"to,omitempty" json:"to,omitempty"`
+	AgentRoot *CostAgentRoot `form:"agent_root,omitempty" json:"agent_root,omitempty"`
+
+	// SessionId A positive session id.
+	SessionId *CostSessionID `form:"session_id,omitempty" json:"session_id,omitempty"`
+
+	// Page Page number, from 1 (below 1 reads as 1).
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Items per page, 1 to 100 (anything else reads as 25).
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ListCostRecordsParamsKind defines parameters for ListCostRecords.
+type ListCostRecordsParamsKind string
 
 // CreateElicitationJSONBody defines parameters for CreateElicitation.
 type CreateElicitationJSONBody struct {
@@ -1349,6 +1479,33 @@ type ShowTranscriptParams struct {
 	Format *string `form:"format,omitempty" json:"format,omitempty"`
 }
 
+// UpdateSpotPolicyJSONBody defines parameters for UpdateSpotPolicy.
+type UpdateSpotPolicyJSONBody struct {
+	// Enabled true or false, or the strings "true" and "false"; null is as if absent.
+	Enabled *BodyBoolean `json:"enabled,omitempty"`
+
+	// FiveHourThresholdPct A whole number, or a string of its digits; null is as if absent.
+	FiveHourThresholdPct *BodyInteger `json:"five_hour_threshold_pct,omitempty"`
+
+	// GenesisClassOverrides Replaced whole; only web_ui, api and unknown take an override.
+	GenesisClassOverrides *map[string]string `json:"genesis_class_overrides,omitempty"`
+
+	// MaxConcurrentSessions A whole number, or a string of its digits; null is as if absent.
+	MaxConcurrentSessions *BodyInteger `json:"max_concurrent_sessions,omitempty"`
+
+	// WeeklyThresholdPct A whole number, or a string of its digits; null is as if absent.
+	WeeklyThresholdPct *BodyInteger `json:"weekly_threshold_pct,omitempty"`
+}
+
+// ListSpotQueueParams defines parameters for ListSpotQueue.
+type ListSpotQueueParams struct {
+	// Page Page number, from 1 (below 1 reads as 1).
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Items per page, 1 to 100 (anything else reads as 25).
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
 // ListTriggersParams defines parameters for ListTriggers.
 type ListTriggersParams struct {
 	ConditionType *string `form:"condition_type,omitempty" json:"condition_type,omitempty"`
@@ -1473,6 +1630,9 @@ type UpdateSessionNotesJSONRequestBody UpdateSessionNotesJSONBody
 
 // SetSessionCategoryJSONRequestBody defines body for SetSessionCategory for application/json ContentType.
 type SetSessionCategoryJSONRequestBody SetSessionCategoryJSONBody
+
+// UpdateSpotPolicyJSONRequestBody defines body for UpdateSpotPolicy for application/json ContentType.
+type UpdateSpotPolicyJSONRequestBody UpdateSpotPolicyJSONBody
 
 // CreateTriggerJSONRequestBody defines body for CreateTrigger for application/json ContentType.
 type CreateTriggerJSONRequestBody = TriggerWrite
@@ -1995,6 +2155,21 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/configs (the `ShowConfigs` operationId).
 	ShowConfigs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ShowCosts Spend at list price over a window, for the fleet, an agent root or a session (optionally its whole spawn hierarchy)
+	//
+	// Corresponds with GET /api/v1/costs (the `ShowCosts` operationId).
+	ShowCosts(ctx context.Context, params *ShowCostsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BackfillCosts Sweep every transcript on disk into the ledger, or join the sweep in flight
+	//
+	// Corresponds with POST /api/v1/costs/backfill (the `BackfillCosts` operationId).
+	BackfillCosts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCostRecords The ledger's rows, newest first, a page at a time
+	//
+	// Corresponds with GET /api/v1/costs/records (the `ListCostRecords` operationId).
+	ListCostRecords(ctx context.Context, params *ListCostRecordsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateElicitationWithBody An MCP server asks the human something
 	//
 	// Takes any type of body and a specified content type.
@@ -2239,6 +2414,11 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/sessions/bulk_archive (the `BulkArchiveSessions` operationId).
 	BulkArchiveSessions(ctx context.Context, body BulkArchiveSessionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RefreshAllSessions Restart failed sessions, continue idle ones no human paused, re-read the others' transcripts
+	//
+	// Corresponds with POST /api/v1/sessions/refresh_all (the `RefreshAllSessions` operationId).
+	RefreshAllSessions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SearchSessions Find sessions by a phrase in their title or metadata (or transcript)
 	//
 	// Corresponds with GET /api/v1/sessions/search (the `SearchSessions` operationId).
@@ -2323,6 +2503,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/sessions/{id}/catalog_skills (the `UpdateSessionSkills` operationId).
 	UpdateSessionSkills(ctx context.Context, id SessionID, body UpdateSessionSkillsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DemoteSessionToSpot Make a session spot work, at the head of the spot queue
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/demote_to_spot (the `DemoteSessionToSpot` operationId).
+	DemoteSessionToSpot(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEnqueuedMessages A session's queued messages in delivery order
 	//
@@ -2517,6 +2702,11 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/sessions/{id}/refresh (the `RefreshSession` operationId).
 	RefreshSession(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RegenerateStatusSummary Queue a new status summary for the session, on the inference lane
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/regenerate_status_summary (the `RegenerateStatusSummary` operationId).
+	RegenerateStatusSummary(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RestartSession Resume a failed or stopped session
 	//
 	// Corresponds with POST /api/v1/sessions/{id}/restart (the `RestartSession` operationId).
@@ -2540,6 +2730,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/sessions/{id}/sleep (the `SleepSession` operationId).
 	SleepSession(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StartSessionNow Start a session waiting in the spot queue now; refused for one asleep on a wall-clock wake
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
+	StartSessionNow(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ToggleSessionFavorite Star or unstar a session
 	//
@@ -2565,6 +2760,30 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/skills (the `ListSkills` operationId).
 	ListSkills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ShowSpotPolicy The spot policy, each runtime pool's decision and why, and the head of the ranked queue
+	//
+	// Corresponds with GET /api/v1/spot_policy (the `ShowSpotPolicy` operationId).
+	ShowSpotPolicy(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSpotPolicyWithBody Change the spot policy; absent fields stay
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+	UpdateSpotPolicyWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSpotPolicy Change the spot policy; absent fields stay
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+	UpdateSpotPolicy(ctx context.Context, body UpdateSpotPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSpotQueue The ranked spot queue, highest precedence first
+	//
+	// Corresponds with GET /api/v1/spot_queue (the `ListSpotQueue` operationId).
+	ListSpotQueue(ctx context.Context, params *ListSpotQueueParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DownloadTranscriptArchive The newest transcript archive as a zip
 	//
@@ -2967,6 +3186,51 @@ func (c *Client) UpdateCategory(ctx context.Context, id string, body UpdateCateg
 // Corresponds with GET /api/v1/configs (the `ShowConfigs` operationId).
 func (c *Client) ShowConfigs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewShowConfigsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShowCosts Spend at list price over a window, for the fleet, an agent root or a session (optionally its whole spawn hierarchy)
+//
+// Corresponds with GET /api/v1/costs (the `ShowCosts` operationId).
+func (c *Client) ShowCosts(ctx context.Context, params *ShowCostsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShowCostsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BackfillCosts Sweep every transcript on disk into the ledger, or join the sweep in flight
+//
+// Corresponds with POST /api/v1/costs/backfill (the `BackfillCosts` operationId).
+func (c *Client) BackfillCosts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBackfillCostsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCostRecords The ledger's rows, newest first, a page at a time
+//
+// Corresponds with GET /api/v1/costs/records (the `ListCostRecords` operationId).
+func (c *Client) ListCostRecords(ctx context.Context, params *ListCostRecordsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCostRecordsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3621,6 +3885,21 @@ func (c *Client) BulkArchiveSessions(ctx context.Context, body BulkArchiveSessio
 	return c.Client.Do(req)
 }
 
+// RefreshAllSessions Restart failed sessions, continue idle ones no human paused, re-read the others' transcripts
+//
+// Corresponds with POST /api/v1/sessions/refresh_all (the `RefreshAllSessions` operationId).
+func (c *Client) RefreshAllSessions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshAllSessionsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SearchSessions Find sessions by a phrase in their title or metadata (or transcript)
 //
 // Corresponds with GET /api/v1/sessions/search (the `SearchSessions` operationId).
@@ -3826,6 +4105,21 @@ func (c *Client) UpdateSessionSkillsWithBody(ctx context.Context, id SessionID, 
 // Corresponds with PATCH /api/v1/sessions/{id}/catalog_skills (the `UpdateSessionSkills` operationId).
 func (c *Client) UpdateSessionSkills(ctx context.Context, id SessionID, body UpdateSessionSkillsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateSessionSkillsRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DemoteSessionToSpot Make a session spot work, at the head of the spot queue
+//
+// Corresponds with POST /api/v1/sessions/{id}/demote_to_spot (the `DemoteSessionToSpot` operationId).
+func (c *Client) DemoteSessionToSpot(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDemoteSessionToSpotRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -4319,6 +4613,21 @@ func (c *Client) RefreshSession(ctx context.Context, id SessionID, reqEditors ..
 	return c.Client.Do(req)
 }
 
+// RegenerateStatusSummary Queue a new status summary for the session, on the inference lane
+//
+// Corresponds with POST /api/v1/sessions/{id}/regenerate_status_summary (the `RegenerateStatusSummary` operationId).
+func (c *Client) RegenerateStatusSummary(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegenerateStatusSummaryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // RestartSession Resume a failed or stopped session
 //
 // Corresponds with POST /api/v1/sessions/{id}/restart (the `RestartSession` operationId).
@@ -4373,6 +4682,21 @@ func (c *Client) SetSessionCategory(ctx context.Context, id SessionID, body SetS
 // Corresponds with POST /api/v1/sessions/{id}/sleep (the `SleepSession` operationId).
 func (c *Client) SleepSession(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSleepSessionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StartSessionNow Start a session waiting in the spot queue now; refused for one asleep on a wall-clock wake
+//
+// Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
+func (c *Client) StartSessionNow(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStartSessionNowRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -4448,6 +4772,70 @@ func (c *Client) RemoveUncleLink(ctx context.Context, id SessionID, uncleId stri
 // Corresponds with GET /api/v1/skills (the `ListSkills` operationId).
 func (c *Client) ListSkills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSkillsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShowSpotPolicy The spot policy, each runtime pool's decision and why, and the head of the ranked queue
+//
+// Corresponds with GET /api/v1/spot_policy (the `ShowSpotPolicy` operationId).
+func (c *Client) ShowSpotPolicy(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShowSpotPolicyRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSpotPolicyWithBody Change the spot policy; absent fields stay
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+func (c *Client) UpdateSpotPolicyWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSpotPolicyRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSpotPolicy Change the spot policy; absent fields stay
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+func (c *Client) UpdateSpotPolicy(ctx context.Context, body UpdateSpotPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSpotPolicyRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSpotQueue The ranked spot queue, highest precedence first
+//
+// Corresponds with GET /api/v1/spot_queue (the `ListSpotQueue` operationId).
+func (c *Client) ListSpotQueue(ctx context.Context, params *ListSpotQueueParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSpotQueueRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5147,6 +5535,297 @@ func NewShowConfigsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewShowCostsRequest constructs an http.Request for the ShowCosts method
+func NewShowCostsRequest(server string, params *ShowCostsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/costs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Days != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "days", *params.Days, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AgentRoot != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "agent_root", *params.AgentRoot, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SessionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "session_id", *params.SessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IncludeDescendants != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include_descendants", *params.IncludeDescendants, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewBackfillCostsRequest constructs an http.Request for the BackfillCosts method
+func NewBackfillCostsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/costs/backfill")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCostRecordsRequest constructs an http.Request for the ListCostRecords method
+func NewListCostRecordsRequest(server string, params *ListCostRecordsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/costs/records")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Model != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "model", *params.Model, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Days != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "days", *params.Days, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AgentRoot != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "agent_root", *params.AgentRoot, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SessionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "session_id", *params.SessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -6401,6 +7080,33 @@ func NewBulkArchiveSessionsRequestWithBody(server string, contentType string, bo
 	return req, nil
 }
 
+// NewRefreshAllSessionsRequest constructs an http.Request for the RefreshAllSessions method
+func NewRefreshAllSessionsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/refresh_all")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewSearchSessionsRequest constructs an http.Request for the SearchSessions method
 func NewSearchSessionsRequest(server string, params *SearchSessionsParams) (*http.Request, error) {
 	var err error
@@ -6889,6 +7595,40 @@ func NewUpdateSessionSkillsRequestWithBody(server string, id SessionID, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDemoteSessionToSpotRequest constructs an http.Request for the DemoteSessionToSpot method
+func NewDemoteSessionToSpotRequest(server string, id SessionID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/demote_to_spot", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -7761,6 +8501,40 @@ func NewRefreshSessionRequest(server string, id SessionID) (*http.Request, error
 	return req, nil
 }
 
+// NewRegenerateStatusSummaryRequest constructs an http.Request for the RegenerateStatusSummary method
+func NewRegenerateStatusSummaryRequest(server string, id SessionID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/regenerate_status_summary", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewRestartSessionRequest constructs an http.Request for the RestartSession method
 func NewRestartSessionRequest(server string, id SessionID) (*http.Request, error) {
 	var err error
@@ -7859,6 +8633,40 @@ func NewSleepSessionRequest(server string, id SessionID) (*http.Request, error) 
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/sessions/%s/sleep", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStartSessionNowRequest constructs an http.Request for the StartSessionNow method
+func NewStartSessionNowRequest(server string, id SessionID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/start_now", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -8063,6 +8871,139 @@ func NewListSkillsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewShowSpotPolicyRequest constructs an http.Request for the ShowSpotPolicy method
+func NewShowSpotPolicyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/spot_policy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSpotPolicyRequest calls the generic UpdateSpotPolicy builder with application/json body
+func NewUpdateSpotPolicyRequest(server string, body UpdateSpotPolicyJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSpotPolicyRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewUpdateSpotPolicyRequestWithBody constructs an http.Request for the UpdateSpotPolicy method, with any body, and a specified content type
+func NewUpdateSpotPolicyRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/spot_policy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListSpotQueueRequest constructs an http.Request for the ListSpotQueue method
+func NewListSpotQueueRequest(server string, params *ListSpotQueueParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/spot_queue")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -8691,6 +9632,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/configs (the `ShowConfigs` operationId).
 	ShowConfigsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ShowConfigsResponse, error)
 
+	// ShowCostsWithResponse Spend at list price over a window, for the fleet, an agent root or a session (optionally its whole spawn hierarchy)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/costs (the `ShowCosts` operationId).
+	ShowCostsWithResponse(ctx context.Context, params *ShowCostsParams, reqEditors ...RequestEditorFn) (*ShowCostsResponse, error)
+
+	// BackfillCostsWithResponse Sweep every transcript on disk into the ledger, or join the sweep in flight
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/costs/backfill (the `BackfillCosts` operationId).
+	BackfillCostsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*BackfillCostsResponse, error)
+
+	// ListCostRecordsWithResponse The ledger's rows, newest first, a page at a time
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/costs/records (the `ListCostRecords` operationId).
+	ListCostRecordsWithResponse(ctx context.Context, params *ListCostRecordsParams, reqEditors ...RequestEditorFn) (*ListCostRecordsResponse, error)
+
 	// CreateElicitationWithBodyWithResponse An MCP server asks the human something
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -8971,6 +9933,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/sessions/bulk_archive (the `BulkArchiveSessions` operationId).
 	BulkArchiveSessionsWithResponse(ctx context.Context, body BulkArchiveSessionsJSONRequestBody, reqEditors ...RequestEditorFn) (*BulkArchiveSessionsResponse, error)
 
+	// RefreshAllSessionsWithResponse Restart failed sessions, continue idle ones no human paused, re-read the others' transcripts
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/refresh_all (the `RefreshAllSessions` operationId).
+	RefreshAllSessionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RefreshAllSessionsResponse, error)
+
 	// SearchSessionsWithResponse Find sessions by a phrase in their title or metadata (or transcript)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -9061,6 +10030,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/sessions/{id}/catalog_skills (the `UpdateSessionSkills` operationId).
 	UpdateSessionSkillsWithResponse(ctx context.Context, id SessionID, body UpdateSessionSkillsJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSessionSkillsResponse, error)
+
+	// DemoteSessionToSpotWithResponse Make a session spot work, at the head of the spot queue
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/demote_to_spot (the `DemoteSessionToSpot` operationId).
+	DemoteSessionToSpotWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*DemoteSessionToSpotResponse, error)
 
 	// ListEnqueuedMessagesWithResponse A session's queued messages in delivery order
 	//
@@ -9269,6 +10245,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/sessions/{id}/refresh (the `RefreshSession` operationId).
 	RefreshSessionWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*RefreshSessionResponse, error)
 
+	// RegenerateStatusSummaryWithResponse Queue a new status summary for the session, on the inference lane
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/regenerate_status_summary (the `RegenerateStatusSummary` operationId).
+	RegenerateStatusSummaryWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*RegenerateStatusSummaryResponse, error)
+
 	// RestartSessionWithResponse Resume a failed or stopped session
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -9296,6 +10279,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/sessions/{id}/sleep (the `SleepSession` operationId).
 	SleepSessionWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*SleepSessionResponse, error)
+
+	// StartSessionNowWithResponse Start a session waiting in the spot queue now; refused for one asleep on a wall-clock wake
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
+	StartSessionNowWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*StartSessionNowResponse, error)
 
 	// ToggleSessionFavoriteWithResponse Star or unstar a session
 	//
@@ -9331,6 +10321,34 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/skills (the `ListSkills` operationId).
 	ListSkillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSkillsResponse, error)
+
+	// ShowSpotPolicyWithResponse The spot policy, each runtime pool's decision and why, and the head of the ranked queue
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/spot_policy (the `ShowSpotPolicy` operationId).
+	ShowSpotPolicyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ShowSpotPolicyResponse, error)
+
+	// UpdateSpotPolicyWithBodyWithResponse Change the spot policy; absent fields stay
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+	UpdateSpotPolicyWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSpotPolicyResponse, error)
+
+	// UpdateSpotPolicyWithResponse Change the spot policy; absent fields stay
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+	UpdateSpotPolicyWithResponse(ctx context.Context, body UpdateSpotPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSpotPolicyResponse, error)
+
+	// ListSpotQueueWithResponse The ranked spot queue, highest precedence first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/spot_queue (the `ListSpotQueue` operationId).
+	ListSpotQueueWithResponse(ctx context.Context, params *ListSpotQueueParams, reqEditors ...RequestEditorFn) (*ListSpotQueueResponse, error)
 
 	// DownloadTranscriptArchiveWithResponse The newest transcript archive as a zip
 	//
@@ -10373,6 +11391,247 @@ func (r ShowConfigsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ShowConfigsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ShowCostsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		AgentRoot          *string                 `json:"agent_root,omitempty"`
+		ByAgentRoot        *[]interface{}          `json:"by_agent_root,omitempty"`
+		ByDay              *[]interface{}          `json:"by_day,omitempty"`
+		ByModel            *[]interface{}          `json:"by_model"`
+		CostBreakdown      *map[string]interface{} `json:"cost_breakdown,omitempty"`
+		IncludeDescendants *bool                   `json:"include_descendants,omitempty"`
+		LedgerCoverage     map[string]interface{}  `json:"ledger_coverage"`
+		Pricing            *map[string]interface{} `json:"pricing,omitempty"`
+		SessionId          *int64                  `json:"session_id,omitempty"`
+		TokenBreakdown     *map[string]interface{} `json:"token_breakdown,omitempty"`
+		TopSessions        *[]interface{}          `json:"top_sessions,omitempty"`
+		Totals             map[string]interface{}  `json:"totals"`
+		UnpricedModels     *[]string               `json:"unpriced_models"`
+		Window             map[string]interface{}  `json:"window"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ShowCostsResponse) GetJSON200() *struct {
+	AgentRoot          *string                 `json:"agent_root,omitempty"`
+	ByAgentRoot        *[]interface{}          `json:"by_agent_root,omitempty"`
+	ByDay              *[]interface{}          `json:"by_day,omitempty"`
+	ByModel            *[]interface{}          `json:"by_model"`
+	CostBreakdown      *map[string]interface{} `json:"cost_breakdown,omitempty"`
+	IncludeDescendants *bool                   `json:"include_descendants,omitempty"`
+	LedgerCoverage     map[string]interface{}  `json:"ledger_coverage"`
+	Pricing            *map[string]interface{} `json:"pricing,omitempty"`
+	SessionId          *int64                  `json:"session_id,omitempty"`
+	TokenBreakdown     *map[string]interface{} `json:"token_breakdown,omitempty"`
+	TopSessions        *[]interface{}          `json:"top_sessions,omitempty"`
+	Totals             map[string]interface{}  `json:"totals"`
+	UnpricedModels     *[]string               `json:"unpriced_models"`
+	Window             map[string]interface{}  `json:"window"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ShowCostsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ShowCostsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ShowCostsResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ShowCostsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ShowCostsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ShowCostsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShowCostsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShowCostsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type BackfillCostsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Joined bool                   `json:"joined"`
+		Queued bool                   `json:"queued"`
+		Run    map[string]interface{} `json:"run"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r BackfillCostsResponse) GetJSON200() *struct {
+	Joined bool                   `json:"joined"`
+	Queued bool                   `json:"queued"`
+	Run    map[string]interface{} `json:"run"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r BackfillCostsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r BackfillCostsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r BackfillCostsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BackfillCostsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BackfillCostsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BackfillCostsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCostRecordsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Pagination Pagination               `json:"pagination"`
+		Pricing    *map[string]interface{}  `json:"pricing"`
+		Records    []map[string]interface{} `json:"records"`
+		Window     map[string]interface{}   `json:"window"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCostRecordsResponse) GetJSON200() *struct {
+	Pagination Pagination               `json:"pagination"`
+	Pricing    *map[string]interface{}  `json:"pricing"`
+	Records    []map[string]interface{} `json:"records"`
+	Window     map[string]interface{}   `json:"window"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCostRecordsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCostRecordsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCostRecordsResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCostRecordsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCostRecordsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCostRecordsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCostRecordsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCostRecordsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12378,6 +13637,81 @@ func (r BulkArchiveSessionsResponse) ContentType() string {
 	return ""
 }
 
+type RefreshAllSessionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Continued int `json:"continued"`
+		Errors    *[]struct {
+			Reason    string `json:"reason"`
+			SessionId int64  `json:"session_id"`
+		} `json:"errors"`
+		Message   string `json:"message"`
+		More      bool   `json:"more"`
+		Refreshed int    `json:"refreshed"`
+		Restarted int    `json:"restarted"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefreshAllSessionsResponse) GetJSON200() *struct {
+	Continued int `json:"continued"`
+	Errors    *[]struct {
+		Reason    string `json:"reason"`
+		SessionId int64  `json:"session_id"`
+	} `json:"errors"`
+	Message   string `json:"message"`
+	More      bool   `json:"more"`
+	Refreshed int    `json:"refreshed"`
+	Restarted int    `json:"restarted"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RefreshAllSessionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RefreshAllSessionsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RefreshAllSessionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefreshAllSessionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefreshAllSessionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefreshAllSessionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type SearchSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13036,6 +14370,82 @@ func (r UpdateSessionSkillsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateSessionSkillsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DemoteSessionToSpotResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SessionMessage
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DemoteSessionToSpotResponse) GetJSON200() *SessionMessage {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DemoteSessionToSpotResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DemoteSessionToSpotResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DemoteSessionToSpotResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DemoteSessionToSpotResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DemoteSessionToSpotResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DemoteSessionToSpotResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DemoteSessionToSpotResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DemoteSessionToSpotResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DemoteSessionToSpotResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14561,6 +15971,81 @@ func (r RefreshSessionResponse) ContentType() string {
 	return ""
 }
 
+type RegenerateStatusSummaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *struct {
+		Message   string `json:"message"`
+		SessionId int64  `json:"session_id"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r RegenerateStatusSummaryResponse) GetJSON202() *struct {
+	Message   string `json:"message"`
+	SessionId int64  `json:"session_id"`
+} {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RegenerateStatusSummaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RegenerateStatusSummaryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RegenerateStatusSummaryResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RegenerateStatusSummaryResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RegenerateStatusSummaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RegenerateStatusSummaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RegenerateStatusSummaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RegenerateStatusSummaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type RestartSessionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -14797,6 +16282,82 @@ func (r SleepSessionResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SleepSessionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type StartSessionNowResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SessionMessage
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r StartSessionNowResponse) GetJSON200() *SessionMessage {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r StartSessionNowResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r StartSessionNowResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r StartSessionNowResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r StartSessionNowResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r StartSessionNowResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r StartSessionNowResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StartSessionNowResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StartSessionNowResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StartSessionNowResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15161,6 +16722,205 @@ func (r ListSkillsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListSkillsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ShowSpotPolicyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Pools       []SpotPool `json:"pools"`
+		QueueHead   []Session  `json:"queue_head"`
+		QueueLength int        `json:"queue_length"`
+		SpotPolicy  SpotPolicy `json:"spot_policy"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ShowSpotPolicyResponse) GetJSON200() *struct {
+	Pools       []SpotPool `json:"pools"`
+	QueueHead   []Session  `json:"queue_head"`
+	QueueLength int        `json:"queue_length"`
+	SpotPolicy  SpotPolicy `json:"spot_policy"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ShowSpotPolicyResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ShowSpotPolicyResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ShowSpotPolicyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ShowSpotPolicyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShowSpotPolicyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShowSpotPolicyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSpotPolicyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		SpotPolicy SpotPolicy `json:"spot_policy"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSpotPolicyResponse) GetJSON200() *struct {
+	SpotPolicy SpotPolicy `json:"spot_policy"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSpotPolicyResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSpotPolicyResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateSpotPolicyResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateSpotPolicyResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSpotPolicyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSpotPolicyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSpotPolicyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSpotPolicyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSpotQueueResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Pagination Pagination `json:"pagination"`
+		Sessions   []Session  `json:"sessions"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSpotQueueResponse) GetJSON200() *struct {
+	Pagination Pagination `json:"pagination"`
+	Sessions   []Session  `json:"sessions"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSpotQueueResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSpotQueueResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSpotQueueResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSpotQueueResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSpotQueueResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSpotQueueResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16182,6 +17942,45 @@ func (c *ClientWithResponses) ShowConfigsWithResponse(ctx context.Context, reqEd
 	return ParseShowConfigsResponse(rsp)
 }
 
+// ShowCostsWithResponse Spend at list price over a window, for the fleet, an agent root or a session (optionally its whole spawn hierarchy)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/costs (the `ShowCosts` operationId).
+func (c *ClientWithResponses) ShowCostsWithResponse(ctx context.Context, params *ShowCostsParams, reqEditors ...RequestEditorFn) (*ShowCostsResponse, error) {
+	rsp, err := c.ShowCosts(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShowCostsResponse(rsp)
+}
+
+// BackfillCostsWithResponse Sweep every transcript on disk into the ledger, or join the sweep in flight
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/costs/backfill (the `BackfillCosts` operationId).
+func (c *ClientWithResponses) BackfillCostsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*BackfillCostsResponse, error) {
+	rsp, err := c.BackfillCosts(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBackfillCostsResponse(rsp)
+}
+
+// ListCostRecordsWithResponse The ledger's rows, newest first, a page at a time
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/costs/records (the `ListCostRecords` operationId).
+func (c *ClientWithResponses) ListCostRecordsWithResponse(ctx context.Context, params *ListCostRecordsParams, reqEditors ...RequestEditorFn) (*ListCostRecordsResponse, error) {
+	rsp, err := c.ListCostRecords(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCostRecordsResponse(rsp)
+}
+
 // CreateElicitationWithBodyWithResponse An MCP server asks the human something
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -16702,6 +18501,19 @@ func (c *ClientWithResponses) BulkArchiveSessionsWithResponse(ctx context.Contex
 	return ParseBulkArchiveSessionsResponse(rsp)
 }
 
+// RefreshAllSessionsWithResponse Restart failed sessions, continue idle ones no human paused, re-read the others' transcripts
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/refresh_all (the `RefreshAllSessions` operationId).
+func (c *ClientWithResponses) RefreshAllSessionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RefreshAllSessionsResponse, error) {
+	rsp, err := c.RefreshAllSessions(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshAllSessionsResponse(rsp)
+}
+
 // SearchSessionsWithResponse Find sessions by a phrase in their title or metadata (or transcript)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -16869,6 +18681,19 @@ func (c *ClientWithResponses) UpdateSessionSkillsWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseUpdateSessionSkillsResponse(rsp)
+}
+
+// DemoteSessionToSpotWithResponse Make a session spot work, at the head of the spot queue
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/demote_to_spot (the `DemoteSessionToSpot` operationId).
+func (c *ClientWithResponses) DemoteSessionToSpotWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*DemoteSessionToSpotResponse, error) {
+	rsp, err := c.DemoteSessionToSpot(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDemoteSessionToSpotResponse(rsp)
 }
 
 // ListEnqueuedMessagesWithResponse A session's queued messages in delivery order
@@ -17252,6 +19077,19 @@ func (c *ClientWithResponses) RefreshSessionWithResponse(ctx context.Context, id
 	return ParseRefreshSessionResponse(rsp)
 }
 
+// RegenerateStatusSummaryWithResponse Queue a new status summary for the session, on the inference lane
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/regenerate_status_summary (the `RegenerateStatusSummary` operationId).
+func (c *ClientWithResponses) RegenerateStatusSummaryWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*RegenerateStatusSummaryResponse, error) {
+	rsp, err := c.RegenerateStatusSummary(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegenerateStatusSummaryResponse(rsp)
+}
+
 // RestartSessionWithResponse Resume a failed or stopped session
 //
 // Returns a wrapper object for the known response body format(s).
@@ -17302,6 +19140,19 @@ func (c *ClientWithResponses) SleepSessionWithResponse(ctx context.Context, id S
 		return nil, err
 	}
 	return ParseSleepSessionResponse(rsp)
+}
+
+// StartSessionNowWithResponse Start a session waiting in the spot queue now; refused for one asleep on a wall-clock wake
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
+func (c *ClientWithResponses) StartSessionNowWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*StartSessionNowResponse, error) {
+	rsp, err := c.StartSessionNow(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStartSessionNowResponse(rsp)
 }
 
 // ToggleSessionFavoriteWithResponse Star or unstar a session
@@ -17367,6 +19218,58 @@ func (c *ClientWithResponses) ListSkillsWithResponse(ctx context.Context, reqEdi
 		return nil, err
 	}
 	return ParseListSkillsResponse(rsp)
+}
+
+// ShowSpotPolicyWithResponse The spot policy, each runtime pool's decision and why, and the head of the ranked queue
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/spot_policy (the `ShowSpotPolicy` operationId).
+func (c *ClientWithResponses) ShowSpotPolicyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ShowSpotPolicyResponse, error) {
+	rsp, err := c.ShowSpotPolicy(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShowSpotPolicyResponse(rsp)
+}
+
+// UpdateSpotPolicyWithBodyWithResponse Change the spot policy; absent fields stay
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+func (c *ClientWithResponses) UpdateSpotPolicyWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSpotPolicyResponse, error) {
+	rsp, err := c.UpdateSpotPolicyWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSpotPolicyResponse(rsp)
+}
+
+// UpdateSpotPolicyWithResponse Change the spot policy; absent fields stay
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/spot_policy (the `UpdateSpotPolicy` operationId).
+func (c *ClientWithResponses) UpdateSpotPolicyWithResponse(ctx context.Context, body UpdateSpotPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSpotPolicyResponse, error) {
+	rsp, err := c.UpdateSpotPolicy(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSpotPolicyResponse(rsp)
+}
+
+// ListSpotQueueWithResponse The ranked spot queue, highest precedence first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/spot_queue (the `ListSpotQueue` operationId).
+func (c *ClientWithResponses) ListSpotQueueWithResponse(ctx context.Context, params *ListSpotQueueParams, reqEditors ...RequestEditorFn) (*ListSpotQueueResponse, error) {
+	rsp, err := c.ListSpotQueue(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSpotQueueResponse(rsp)
 }
 
 // DownloadTranscriptArchiveWithResponse The newest transcript archive as a zip
@@ -18265,6 +20168,178 @@ func ParseShowConfigsResponse(rsp *http.Response) (*ShowConfigsResponse, error) 
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseShowCostsResponse parses an HTTP response from a ShowCostsWithResponse call
+func ParseShowCostsResponse(rsp *http.Response) (*ShowCostsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShowCostsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			AgentRoot          *string                 `json:"agent_root,omitempty"`
+			ByAgentRoot        *[]interface{}          `json:"by_agent_root,omitempty"`
+			ByDay              *[]interface{}          `json:"by_day,omitempty"`
+			ByModel            *[]interface{}          `json:"by_model"`
+			CostBreakdown      *map[string]interface{} `json:"cost_breakdown,omitempty"`
+			IncludeDescendants *bool                   `json:"include_descendants,omitempty"`
+			LedgerCoverage     map[string]interface{}  `json:"ledger_coverage"`
+			Pricing            *map[string]interface{} `json:"pricing,omitempty"`
+			SessionId          *int64                  `json:"session_id,omitempty"`
+			TokenBreakdown     *map[string]interface{} `json:"token_breakdown,omitempty"`
+			TopSessions        *[]interface{}          `json:"top_sessions,omitempty"`
+			Totals             map[string]interface{}  `json:"totals"`
+			UnpricedModels     *[]string               `json:"unpriced_models"`
+			Window             map[string]interface{}  `json:"window"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseBackfillCostsResponse parses an HTTP response from a BackfillCostsWithResponse call
+func ParseBackfillCostsResponse(rsp *http.Response) (*BackfillCostsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BackfillCostsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Joined bool                   `json:"joined"`
+			Queued bool                   `json:"queued"`
+			Run    map[string]interface{} `json:"run"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListCostRecordsResponse parses an HTTP response from a ListCostRecordsWithResponse call
+func ParseListCostRecordsResponse(rsp *http.Response) (*ListCostRecordsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCostRecordsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Pagination Pagination               `json:"pagination"`
+			Pricing    *map[string]interface{}  `json:"pricing"`
+			Records    []map[string]interface{} `json:"records"`
+			Window     map[string]interface{}   `json:"window"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ServerError
@@ -19790,6 +21865,56 @@ func ParseBulkArchiveSessionsResponse(rsp *http.Response) (*BulkArchiveSessionsR
 	return response, nil
 }
 
+// ParseRefreshAllSessionsResponse parses an HTTP response from a RefreshAllSessionsWithResponse call
+func ParseRefreshAllSessionsResponse(rsp *http.Response) (*RefreshAllSessionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefreshAllSessionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Continued int `json:"continued"`
+			Errors    *[]struct {
+				Reason    string `json:"reason"`
+				SessionId int64  `json:"session_id"`
+			} `json:"errors"`
+			Message   string `json:"message"`
+			More      bool   `json:"more"`
+			Refreshed int    `json:"refreshed"`
+			Restarted int    `json:"restarted"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseSearchSessionsResponse parses an HTTP response from a SearchSessionsWithResponse call
 func ParseSearchSessionsResponse(rsp *http.Response) (*SearchSessionsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -20303,6 +22428,67 @@ func ParseUpdateSessionSkillsResponse(rsp *http.Response) (*UpdateSessionSkillsR
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDemoteSessionToSpotResponse parses an HTTP response from a DemoteSessionToSpotWithResponse call
+func ParseDemoteSessionToSpotResponse(rsp *http.Response) (*DemoteSessionToSpotResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DemoteSessionToSpotResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SessionMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Unprocessable
@@ -21517,6 +23703,63 @@ func ParseRefreshSessionResponse(rsp *http.Response) (*RefreshSessionResponse, e
 	return response, nil
 }
 
+// ParseRegenerateStatusSummaryResponse parses an HTTP response from a RegenerateStatusSummaryWithResponse call
+func ParseRegenerateStatusSummaryResponse(rsp *http.Response) (*RegenerateStatusSummaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RegenerateStatusSummaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest struct {
+			Message   string `json:"message"`
+			SessionId int64  `json:"session_id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseRestartSessionResponse parses an HTTP response from a RestartSessionWithResponse call
 func ParseRestartSessionResponse(rsp *http.Response) (*RestartSessionResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -21669,6 +23912,67 @@ func ParseSleepSessionResponse(rsp *http.Response) (*SleepSessionResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest SessionEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseStartSessionNowResponse parses an HTTP response from a StartSessionNowWithResponse call
+func ParseStartSessionNowResponse(rsp *http.Response) (*StartSessionNowResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StartSessionNowResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SessionMessage
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -21964,6 +24268,150 @@ func ParseListSkillsResponse(rsp *http.Response) (*ListSkillsResponse, error) {
 				Name           string   `json:"name"`
 				Title          string   `json:"title"`
 			} `json:"skills"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseShowSpotPolicyResponse parses an HTTP response from a ShowSpotPolicyWithResponse call
+func ParseShowSpotPolicyResponse(rsp *http.Response) (*ShowSpotPolicyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShowSpotPolicyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Pools       []SpotPool `json:"pools"`
+			QueueHead   []Session  `json:"queue_head"`
+			QueueLength int        `json:"queue_length"`
+			SpotPolicy  SpotPolicy `json:"spot_policy"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSpotPolicyResponse parses an HTTP response from a UpdateSpotPolicyWithResponse call
+func ParseUpdateSpotPolicyResponse(rsp *http.Response) (*UpdateSpotPolicyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSpotPolicyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			SpotPolicy SpotPolicy `json:"spot_policy"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSpotQueueResponse parses an HTTP response from a ListSpotQueueWithResponse call
+func ParseListSpotQueueResponse(rsp *http.Response) (*ListSpotQueueResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSpotQueueResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Pagination Pagination `json:"pagination"`
+			Sessions   []Session  `json:"sessions"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err

@@ -58,8 +58,7 @@ func (h *Handler) listCostRecords(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	page, _ := strconv.Atoi(c.Query("page"))
-	perPage, _ := strconv.Atoi(c.Query("per_page"))
+	page, perPage := pageQuery(c)
 	rq := orchestrator.CostRecordQuery{CostQuery: q, Model: c.Query("model"), Page: page, PerPage: perPage}
 	if kind == "adhoc" {
 		rq.SessionID = -1 // no session has a negative id: the page is empty
@@ -75,8 +74,7 @@ func (h *Handler) listCostRecords(c *gin.Context) error {
 	if rows == nil {
 		rows = []session.TokenUsage{}
 	}
-	c.JSON(http.StatusOK, gin.H{"records": rows, "window": w, "pricing": prices, "pagination": gin.H{
-		"page": p.Page, "per_page": p.PerPage, "total_count": p.TotalCount, "total_pages": p.TotalPages}})
+	c.JSON(http.StatusOK, gin.H{"records": rows, "window": w, "pricing": prices, "pagination": renderPage(p)})
 	return nil
 }
 

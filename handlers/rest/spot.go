@@ -129,8 +129,8 @@ func (h *Handler) listSpotQueue(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"sessions": renderSessions(list), "pagination": gin.H{
-		"page": page, "per_page": perPage, "total_count": total, "total_pages": (total + perPage - 1) / perPage}})
+	c.JSON(http.StatusOK, gin.H{"sessions": renderSessions(list), "pagination": renderPage(orchestrator.Page{
+		Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage})})
 	return nil
 }
 
