@@ -2027,6 +2027,16 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// ListSecretKeys The names of the secrets Zimmer knows (never a value)
+	//
+	// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+	// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+	// returned. When the secrets file cannot be used its keys are left out and
+	// `secrets_file_error` says why.
+	//
+	// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+	ListSecretKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ShowAppSettings The fleet's settings
 	//
 	// Corresponds with GET /api/v1/app_settings (the `ShowAppSettings` operationId).
@@ -2866,6 +2876,26 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /up/deep (the `GetUpDeep` operationId).
 	GetUpDeep(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListSecretKeys The names of the secrets Zimmer knows (never a value)
+//
+// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+// returned. When the secrets file cannot be used its keys are left out and
+// `secrets_file_error` says why.
+//
+// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+func (c *Client) ListSecretKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSecretKeysRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ShowAppSettings The fleet's settings
@@ -5066,6 +5096,33 @@ func (c *Client) GetUpDeep(ctx context.Context, reqEditors ...RequestEditorFn) (
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListSecretKeysRequest constructs an http.Request for the ListSecretKeys method
+func NewListSecretKeysRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/secrets/keys")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewShowAppSettingsRequest constructs an http.Request for the ShowAppSettings method
@@ -9492,6 +9549,18 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListSecretKeysWithResponse The names of the secrets Zimmer knows (never a value)
+	//
+	// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+	// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+	// returned. When the secrets file cannot be used its keys are left out and
+	// `secrets_file_error` says why.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+	ListSecretKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSecretKeysResponse, error)
+
 	// ShowAppSettingsWithResponse The fleet's settings
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -10447,6 +10516,73 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /up/deep (the `GetUpDeep` operationId).
 	GetUpDeepWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetUpDeepResponse, error)
+}
+
+type ListSecretKeysResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Secrets []struct {
+			Description string `json:"description"`
+			Name        string `json:"name"`
+		} `json:"secrets"`
+		SecretsFileError *string `json:"secrets_file_error,omitempty"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSecretKeysResponse) GetJSON200() *struct {
+	Secrets []struct {
+		Description string `json:"description"`
+		Name        string `json:"name"`
+	} `json:"secrets"`
+	SecretsFileError *string `json:"secrets_file_error,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSecretKeysResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSecretKeysResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSecretKeysResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSecretKeysResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSecretKeysResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSecretKeysResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 type ShowAppSettingsResponse struct {
@@ -17682,6 +17818,24 @@ func (r GetUpDeepResponse) ContentType() string {
 	return ""
 }
 
+// ListSecretKeysWithResponse The names of the secrets Zimmer knows (never a value)
+//
+// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+// returned. When the secrets file cannot be used its keys are left out and
+// `secrets_file_error` says why.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+func (c *ClientWithResponses) ListSecretKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSecretKeysResponse, error) {
+	rsp, err := c.ListSecretKeys(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSecretKeysResponse(rsp)
+}
+
 // ShowAppSettingsWithResponse The fleet's settings
 //
 // Returns a wrapper object for the known response body format(s).
@@ -19452,6 +19606,52 @@ func (c *ClientWithResponses) GetUpDeepWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseGetUpDeepResponse(rsp)
+}
+
+// ParseListSecretKeysResponse parses an HTTP response from a ListSecretKeysWithResponse call
+func ParseListSecretKeysResponse(rsp *http.Response) (*ListSecretKeysResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSecretKeysResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Secrets []struct {
+				Description string `json:"description"`
+				Name        string `json:"name"`
+			} `json:"secrets"`
+			SecretsFileError *string `json:"secrets_file_error,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
 }
 
 // ParseShowAppSettingsResponse parses an HTTP response from a ShowAppSettingsWithResponse call
