@@ -25,10 +25,7 @@ type LogListParams struct {
 
 // ListLogs returns one page of a session's timeline, oldest first.
 func (s *Service) ListLogs(ctx context.Context, sessionID int64, p LogListParams) ([]session.LogEntry, Page, error) {
-	page, perPage := max(p.Page, 1), p.PerPage
-	if perPage < 1 || perPage > MaxPerPage {
-		perPage = DefaultPerPage
-	}
+	page, perPage := pageBounds(p.Page, p.PerPage)
 	level := ""
 	if slices.Contains(logLevels, p.Level) {
 		level = p.Level
