@@ -36,7 +36,6 @@ const (
 	spotHoldBase         = 10 * time.Minute
 	spotHoldCapUtil      = 60 * time.Minute
 	spotHoldCapCeiling   = 30 * time.Minute
-	spotResumesPerSweep  = 5
 	spotSweepParkPerPool = 100
 )
 
@@ -286,7 +285,7 @@ type SpotSweep struct {
 // SweepSpot is the ceiling sweep: in every pool over a utilization target it parks each running
 // spot session, and in every pool over the ceiling as many as it is over, lowest ranked first
 // (each finishes its turn, then waits in the spot queue); then it resumes parked sessions into
-// pools under both, longest parked first, at most slots (and five) of them.
+// pools under both, longest parked first, as many as the agents lane has free slots.
 func (s *Service) SweepSpot(ctx context.Context, slots int, scope SweepScope) (SpotSweep, error) {
 	st, err := s.spotState(ctx, false)
 	if err != nil {
@@ -316,7 +315,7 @@ func (s *Service) SweepSpot(ctx context.Context, slots int, scope SweepScope) (S
 			}
 		}
 	}
-	resumed, err := s.resumeSpotParked(ctx, st, min(slots, spotResumesPerSweep), scope, out.Held)
+	resumed, err := s.resumeSpotParked(ctx, st, slots, scope, out.Held)
 	out.Resumed = resumed
 	if err != nil {
 		errs = append(errs, err)

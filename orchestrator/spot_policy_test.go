@@ -148,7 +148,9 @@ func TestDemoteToSpotSlotsASessionAtTheHeadOfTheSpotQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := e.Ops.DemoteToSpot(ctx, s.ID)
-	if err != nil || got.PriorityClass() != session.ClassSpot || got.Precedence < top+5 {
+	// At the head: past the top by the margin, unless the top is already the highest precedence
+	// there is (other tests on the shared database may have put a session there).
+	if err != nil || got.PriorityClass() != session.ClassSpot || got.Precedence < min(top+5, session.MaxPrecedence) {
 		t.Fatalf("demoted: class %s precedence %d (top was %d) %v", got.PriorityClass(), got.Precedence, top, err)
 	}
 }

@@ -12,10 +12,10 @@ func TestTheButtonsAreTheOnesTheStatusAllows(t *testing.T) {
 		status session.Status
 		want   []string
 	}{
-		{session.StatusRunning, []string{"Pause", "Sleep after this turn", "Archive", "Re-read transcript", "Favourite"}},
-		{session.StatusWaiting, []string{"Sleep", "Archive", "Re-read transcript", "Favourite"}},
-		{session.StatusNeedsInput, []string{"Restart", "Sleep", "Archive", "Re-read transcript", "Favourite"}},
-		{session.StatusFailed, []string{"Restart", "Sleep", "Archive", "Re-read transcript", "Favourite"}},
+		{session.StatusRunning, []string{"Pause", "Demote to spot", "Sleep after this turn", "Archive", "Re-read transcript", "Favourite"}},
+		{session.StatusWaiting, []string{"Demote to spot", "Sleep", "Archive", "Re-read transcript", "Favourite"}},
+		{session.StatusNeedsInput, []string{"Restart", "Demote to spot", "Sleep", "Archive", "Re-read transcript", "Favourite"}},
+		{session.StatusFailed, []string{"Restart", "Demote to spot", "Sleep", "Archive", "Re-read transcript", "Favourite"}},
 		{session.StatusArchived, []string{"Restore from Trash", "Delete forever", "Re-read transcript", "Favourite"}},
 	}
 	for _, tt := range tests {
