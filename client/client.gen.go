@@ -131,6 +131,33 @@ func (e HumanMessageOrigin) Valid() bool {
 	}
 }
 
+// Defines values for LogEntryLevel.
+const (
+	LogEntryLevelDebug   LogEntryLevel = "debug"
+	LogEntryLevelError   LogEntryLevel = "error"
+	LogEntryLevelInfo    LogEntryLevel = "info"
+	LogEntryLevelVerbose LogEntryLevel = "verbose"
+	LogEntryLevelWarning LogEntryLevel = "warning"
+)
+
+// Valid indicates whether the value is a known member of the LogEntryLevel enum.
+func (e LogEntryLevel) Valid() bool {
+	switch e {
+	case LogEntryLevelDebug:
+		return true
+	case LogEntryLevelError:
+		return true
+	case LogEntryLevelInfo:
+		return true
+	case LogEntryLevelVerbose:
+		return true
+	case LogEntryLevelWarning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SpotPoolDecision.
 const (
 	SpotPoolDecisionHeld    SpotPoolDecision = "held"
@@ -596,6 +623,18 @@ type IDOrSlug0 = int
 // IDOrSlug1 defines model for IDOrSlug.1.
 type IDOrSlug1 = string
 
+// LogEntry defines model for LogEntry.
+type LogEntry struct {
+	Content   string        `json:"content"`
+	CreatedAt time.Time     `json:"created_at"`
+	Id        string        `json:"id"`
+	Level     LogEntryLevel `json:"level"`
+	SessionId int64         `json:"session_id"`
+}
+
+// LogEntryLevel defines model for LogEntry.Level.
+type LogEntryLevel string
+
 // MCPServer defines model for MCPServer.
 type MCPServer struct {
 	Description       string  `json:"description"`
@@ -966,6 +1005,11 @@ type ElicitationPollAction string
 // EnqueuedMessageEnvelope defines model for EnqueuedMessageEnvelope.
 type EnqueuedMessageEnvelope struct {
 	EnqueuedMessage EnqueuedMessage `json:"enqueued_message"`
+}
+
+// LogEnvelope defines model for LogEnvelope.
+type LogEnvelope struct {
+	Log LogEntry `json:"log"`
 }
 
 // NotFound defines model for NotFound.
@@ -1425,6 +1469,36 @@ type UpdateSessionHeartbeatJSONBody struct {
 	IntervalSeconds *BodyInteger `json:"interval_seconds,omitempty"`
 }
 
+// ListSessionLogsParams defines parameters for ListSessionLogs.
+type ListSessionLogsParams struct {
+	// Level Only this level (info, error, debug, warning, verbose); any other value is ignored.
+	Level *string `form:"level,omitempty" json:"level,omitempty"`
+
+	// Page Page number, from 1 (below 1 reads as 1).
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Items per page, 1 to 100 (anything else reads as 25).
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// CreateSessionLogJSONBody defines parameters for CreateSessionLog.
+type CreateSessionLogJSONBody struct {
+	// Content Required, not blank; at most 100,000 characters.
+	Content *string `json:"content,omitempty"`
+
+	// Level Required: info, error, debug, warning or verbose.
+	Level *string `json:"level,omitempty"`
+}
+
+// UpdateSessionLogJSONBody defines parameters for UpdateSessionLog.
+type UpdateSessionLogJSONBody struct {
+	// Content Not blank; at most 100,000 characters. Absent or null leaves it.
+	Content *string `json:"content,omitempty"`
+
+	// Level info, error, debug, warning or verbose. Absent or null leaves it.
+	Level *string `json:"level,omitempty"`
+}
+
 // UpdateSessionMCPServersJSONBody defines parameters for UpdateSessionMCPServers.
 type UpdateSessionMCPServersJSONBody struct {
 	// McpServers At most 50 catalog ids; [] clears them.
@@ -1615,6 +1689,12 @@ type ForkSessionJSONRequestBody ForkSessionJSONBody
 
 // UpdateSessionHeartbeatJSONRequestBody defines body for UpdateSessionHeartbeat for application/json ContentType.
 type UpdateSessionHeartbeatJSONRequestBody UpdateSessionHeartbeatJSONBody
+
+// CreateSessionLogJSONRequestBody defines body for CreateSessionLog for application/json ContentType.
+type CreateSessionLogJSONRequestBody CreateSessionLogJSONBody
+
+// UpdateSessionLogJSONRequestBody defines body for UpdateSessionLog for application/json ContentType.
+type UpdateSessionLogJSONRequestBody UpdateSessionLogJSONBody
 
 // UpdateSessionMCPServersJSONRequestBody defines body for UpdateSessionMCPServers for application/json ContentType.
 type UpdateSessionMCPServersJSONRequestBody UpdateSessionMCPServersJSONBody
@@ -2026,6 +2106,16 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// ListSecretKeys The names of the secrets Zimmer knows (never a value)
+	//
+	// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+	// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+	// returned. When the secrets file cannot be used its keys are left out and
+	// `secrets_file_error` says why.
+	//
+	// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+	ListSecretKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ShowAppSettings The fleet's settings
 	//
@@ -2627,6 +2717,49 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/sessions/{id}/human_messages/verify (the `VerifyHumanMessages` operationId).
 	VerifyHumanMessages(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSessionLogs A session's timeline, oldest first
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/logs (the `ListSessionLogs` operationId).
+	ListSessionLogs(ctx context.Context, id SessionID, params *ListSessionLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSessionLogWithBody Add an entry to a session's timeline
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+	CreateSessionLogWithBody(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSessionLog Add an entry to a session's timeline
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+	CreateSessionLog(ctx context.Context, id SessionID, body CreateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSessionLog Remove a timeline entry
+	//
+	// Corresponds with DELETE /api/v1/sessions/{id}/logs/{log_id} (the `DeleteSessionLog` operationId).
+	DeleteSessionLog(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ShowSessionLog One timeline entry
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/logs/{log_id} (the `ShowSessionLog` operationId).
+	ShowSessionLog(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSessionLogWithBody Change a timeline entry's content or level
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+	UpdateSessionLogWithBody(ctx context.Context, id SessionID, logId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSessionLog Change a timeline entry's content or level
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+	UpdateSessionLog(ctx context.Context, id SessionID, logId string, body UpdateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateSessionMCPServersWithBody Replace a session's MCP servers (from its next turn)
 	//
 	// Takes any type of body and a specified content type.
@@ -2866,6 +2999,26 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /up/deep (the `GetUpDeep` operationId).
 	GetUpDeep(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListSecretKeys The names of the secrets Zimmer knows (never a value)
+//
+// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+// returned. When the secrets file cannot be used its keys are left out and
+// `secrets_file_error` says why.
+//
+// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+func (c *Client) ListSecretKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSecretKeysRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ShowAppSettings The fleet's settings
@@ -4428,6 +4581,119 @@ func (c *Client) VerifyHumanMessages(ctx context.Context, id SessionID, reqEdito
 	return c.Client.Do(req)
 }
 
+// ListSessionLogs A session's timeline, oldest first
+//
+// Corresponds with GET /api/v1/sessions/{id}/logs (the `ListSessionLogs` operationId).
+func (c *Client) ListSessionLogs(ctx context.Context, id SessionID, params *ListSessionLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSessionLogsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSessionLogWithBody Add an entry to a session's timeline
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+func (c *Client) CreateSessionLogWithBody(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSessionLogRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSessionLog Add an entry to a session's timeline
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+func (c *Client) CreateSessionLog(ctx context.Context, id SessionID, body CreateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSessionLogRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSessionLog Remove a timeline entry
+//
+// Corresponds with DELETE /api/v1/sessions/{id}/logs/{log_id} (the `DeleteSessionLog` operationId).
+func (c *Client) DeleteSessionLog(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSessionLogRequest(c.Server, id, logId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShowSessionLog One timeline entry
+//
+// Corresponds with GET /api/v1/sessions/{id}/logs/{log_id} (the `ShowSessionLog` operationId).
+func (c *Client) ShowSessionLog(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShowSessionLogRequest(c.Server, id, logId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSessionLogWithBody Change a timeline entry's content or level
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+func (c *Client) UpdateSessionLogWithBody(ctx context.Context, id SessionID, logId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSessionLogRequestWithBody(c.Server, id, logId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSessionLog Change a timeline entry's content or level
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+func (c *Client) UpdateSessionLog(ctx context.Context, id SessionID, logId string, body UpdateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSessionLogRequest(c.Server, id, logId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateSessionMCPServersWithBody Replace a session's MCP servers (from its next turn)
 //
 // Takes any type of body and a specified content type.
@@ -5066,6 +5332,33 @@ func (c *Client) GetUpDeep(ctx context.Context, reqEditors ...RequestEditorFn) (
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListSecretKeysRequest constructs an http.Request for the ListSecretKeys method
+func NewListSecretKeysRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/secrets/keys")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewShowAppSettingsRequest constructs an http.Request for the ShowAppSettings method
@@ -8184,6 +8477,274 @@ func NewVerifyHumanMessagesRequest(server string, id SessionID) (*http.Request, 
 	return req, nil
 }
 
+// NewListSessionLogsRequest constructs an http.Request for the ListSessionLogs method
+func NewListSessionLogsRequest(server string, id SessionID, params *ListSessionLogsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/logs", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Level != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "level", *params.Level, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateSessionLogRequest calls the generic CreateSessionLog builder with application/json body
+func NewCreateSessionLogRequest(server string, id SessionID, body CreateSessionLogJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSessionLogRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateSessionLogRequestWithBody constructs an http.Request for the CreateSessionLog method, with any body, and a specified content type
+func NewCreateSessionLogRequestWithBody(server string, id SessionID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/logs", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteSessionLogRequest constructs an http.Request for the DeleteSessionLog method
+func NewDeleteSessionLogRequest(server string, id SessionID, logId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "log_id", logId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/logs/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewShowSessionLogRequest constructs an http.Request for the ShowSessionLog method
+func NewShowSessionLogRequest(server string, id SessionID, logId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "log_id", logId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/logs/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSessionLogRequest calls the generic UpdateSessionLog builder with application/json body
+func NewUpdateSessionLogRequest(server string, id SessionID, logId string, body UpdateSessionLogJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSessionLogRequestWithBody(server, id, logId, "application/json", bodyReader)
+}
+
+// NewUpdateSessionLogRequestWithBody constructs an http.Request for the UpdateSessionLog method, with any body, and a specified content type
+func NewUpdateSessionLogRequestWithBody(server string, id SessionID, logId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "log_id", logId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/logs/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewUpdateSessionMCPServersRequest calls the generic UpdateSessionMCPServers builder with application/json body
 func NewUpdateSessionMCPServersRequest(server string, id SessionID, body UpdateSessionMCPServersJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9492,6 +10053,18 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListSecretKeysWithResponse The names of the secrets Zimmer knows (never a value)
+	//
+	// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+	// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+	// returned. When the secrets file cannot be used its keys are left out and
+	// `secrets_file_error` says why.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+	ListSecretKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSecretKeysResponse, error)
+
 	// ShowAppSettingsWithResponse The fleet's settings
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -10164,6 +10737,55 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/sessions/{id}/human_messages/verify (the `VerifyHumanMessages` operationId).
 	VerifyHumanMessagesWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*VerifyHumanMessagesResponse, error)
 
+	// ListSessionLogsWithResponse A session's timeline, oldest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/logs (the `ListSessionLogs` operationId).
+	ListSessionLogsWithResponse(ctx context.Context, id SessionID, params *ListSessionLogsParams, reqEditors ...RequestEditorFn) (*ListSessionLogsResponse, error)
+
+	// CreateSessionLogWithBodyWithResponse Add an entry to a session's timeline
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+	CreateSessionLogWithBodyWithResponse(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSessionLogResponse, error)
+
+	// CreateSessionLogWithResponse Add an entry to a session's timeline
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+	CreateSessionLogWithResponse(ctx context.Context, id SessionID, body CreateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSessionLogResponse, error)
+
+	// DeleteSessionLogWithResponse Remove a timeline entry
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/sessions/{id}/logs/{log_id} (the `DeleteSessionLog` operationId).
+	DeleteSessionLogWithResponse(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*DeleteSessionLogResponse, error)
+
+	// ShowSessionLogWithResponse One timeline entry
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/logs/{log_id} (the `ShowSessionLog` operationId).
+	ShowSessionLogWithResponse(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*ShowSessionLogResponse, error)
+
+	// UpdateSessionLogWithBodyWithResponse Change a timeline entry's content or level
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+	UpdateSessionLogWithBodyWithResponse(ctx context.Context, id SessionID, logId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSessionLogResponse, error)
+
+	// UpdateSessionLogWithResponse Change a timeline entry's content or level
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+	UpdateSessionLogWithResponse(ctx context.Context, id SessionID, logId string, body UpdateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSessionLogResponse, error)
+
 	// UpdateSessionMCPServersWithBodyWithResponse Replace a session's MCP servers (from its next turn)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -10447,6 +11069,73 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /up/deep (the `GetUpDeep` operationId).
 	GetUpDeepWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetUpDeepResponse, error)
+}
+
+type ListSecretKeysResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Secrets []struct {
+			Description string `json:"description"`
+			Name        string `json:"name"`
+		} `json:"secrets"`
+		SecretsFileError *string `json:"secrets_file_error,omitempty"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSecretKeysResponse) GetJSON200() *struct {
+	Secrets []struct {
+		Description string `json:"description"`
+		Name        string `json:"name"`
+	} `json:"secrets"`
+	SecretsFileError *string `json:"secrets_file_error,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSecretKeysResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSecretKeysResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSecretKeysResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSecretKeysResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSecretKeysResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSecretKeysResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 type ShowAppSettingsResponse struct {
@@ -15386,6 +16075,357 @@ func (r VerifyHumanMessagesResponse) ContentType() string {
 	return ""
 }
 
+type ListSessionLogsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Logs       []LogEntry `json:"logs"`
+		Pagination Pagination `json:"pagination"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSessionLogsResponse) GetJSON200() *struct {
+	Logs       []LogEntry `json:"logs"`
+	Pagination Pagination `json:"pagination"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSessionLogsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSessionLogsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSessionLogsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSessionLogsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSessionLogsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSessionLogsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSessionLogsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateSessionLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *LogEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSessionLogResponse) GetJSON201() *LogEnvelope {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateSessionLogResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateSessionLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateSessionLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateSessionLogResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateSessionLogResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateSessionLogResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSessionLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSessionLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSessionLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSessionLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSessionLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSessionLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSessionLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteSessionLogResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSessionLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSessionLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSessionLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSessionLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ShowSessionLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LogEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ShowSessionLogResponse) GetJSON200() *LogEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ShowSessionLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ShowSessionLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ShowSessionLogResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ShowSessionLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ShowSessionLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShowSessionLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShowSessionLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSessionLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LogEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON200() *LogEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateSessionLogResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSessionLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSessionLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSessionLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSessionLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type UpdateSessionMCPServersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17682,6 +18722,24 @@ func (r GetUpDeepResponse) ContentType() string {
 	return ""
 }
 
+// ListSecretKeysWithResponse The names of the secrets Zimmer knows (never a value)
+//
+// Every name the catalog's MCP servers read through a `${VAR}` placeholder and every key
+// of the secrets file (ZIMMER_SECRETS_FILE), with where each is used. Values are never
+// returned. When the secrets file cannot be used its keys are left out and
+// `secrets_file_error` says why.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/secrets/keys (the `ListSecretKeys` operationId).
+func (c *ClientWithResponses) ListSecretKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSecretKeysResponse, error) {
+	rsp, err := c.ListSecretKeys(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSecretKeysResponse(rsp)
+}
+
 // ShowAppSettingsWithResponse The fleet's settings
 //
 // Returns a wrapper object for the known response body format(s).
@@ -18930,6 +19988,97 @@ func (c *ClientWithResponses) VerifyHumanMessagesWithResponse(ctx context.Contex
 	return ParseVerifyHumanMessagesResponse(rsp)
 }
 
+// ListSessionLogsWithResponse A session's timeline, oldest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/sessions/{id}/logs (the `ListSessionLogs` operationId).
+func (c *ClientWithResponses) ListSessionLogsWithResponse(ctx context.Context, id SessionID, params *ListSessionLogsParams, reqEditors ...RequestEditorFn) (*ListSessionLogsResponse, error) {
+	rsp, err := c.ListSessionLogs(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSessionLogsResponse(rsp)
+}
+
+// CreateSessionLogWithBodyWithResponse Add an entry to a session's timeline
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+func (c *ClientWithResponses) CreateSessionLogWithBodyWithResponse(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSessionLogResponse, error) {
+	rsp, err := c.CreateSessionLogWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSessionLogResponse(rsp)
+}
+
+// CreateSessionLogWithResponse Add an entry to a session's timeline
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/logs (the `CreateSessionLog` operationId).
+func (c *ClientWithResponses) CreateSessionLogWithResponse(ctx context.Context, id SessionID, body CreateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSessionLogResponse, error) {
+	rsp, err := c.CreateSessionLog(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSessionLogResponse(rsp)
+}
+
+// DeleteSessionLogWithResponse Remove a timeline entry
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/sessions/{id}/logs/{log_id} (the `DeleteSessionLog` operationId).
+func (c *ClientWithResponses) DeleteSessionLogWithResponse(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*DeleteSessionLogResponse, error) {
+	rsp, err := c.DeleteSessionLog(ctx, id, logId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSessionLogResponse(rsp)
+}
+
+// ShowSessionLogWithResponse One timeline entry
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/sessions/{id}/logs/{log_id} (the `ShowSessionLog` operationId).
+func (c *ClientWithResponses) ShowSessionLogWithResponse(ctx context.Context, id SessionID, logId string, reqEditors ...RequestEditorFn) (*ShowSessionLogResponse, error) {
+	rsp, err := c.ShowSessionLog(ctx, id, logId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShowSessionLogResponse(rsp)
+}
+
+// UpdateSessionLogWithBodyWithResponse Change a timeline entry's content or level
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+func (c *ClientWithResponses) UpdateSessionLogWithBodyWithResponse(ctx context.Context, id SessionID, logId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSessionLogResponse, error) {
+	rsp, err := c.UpdateSessionLogWithBody(ctx, id, logId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSessionLogResponse(rsp)
+}
+
+// UpdateSessionLogWithResponse Change a timeline entry's content or level
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/logs/{log_id} (the `UpdateSessionLog` operationId).
+func (c *ClientWithResponses) UpdateSessionLogWithResponse(ctx context.Context, id SessionID, logId string, body UpdateSessionLogJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSessionLogResponse, error) {
+	rsp, err := c.UpdateSessionLog(ctx, id, logId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSessionLogResponse(rsp)
+}
+
 // UpdateSessionMCPServersWithBodyWithResponse Replace a session's MCP servers (from its next turn)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -19452,6 +20601,52 @@ func (c *ClientWithResponses) GetUpDeepWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseGetUpDeepResponse(rsp)
+}
+
+// ParseListSecretKeysResponse parses an HTTP response from a ListSecretKeysWithResponse call
+func ParseListSecretKeysResponse(rsp *http.Response) (*ListSecretKeysResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSecretKeysResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Secrets []struct {
+				Description string `json:"description"`
+				Name        string `json:"name"`
+			} `json:"secrets"`
+			SecretsFileError *string `json:"secrets_file_error,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
 }
 
 // ParseShowAppSettingsResponse parses an HTTP response from a ShowAppSettingsWithResponse call
@@ -23226,6 +24421,282 @@ func ParseVerifyHumanMessagesResponse(rsp *http.Response) (*VerifyHumanMessagesR
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSessionLogsResponse parses an HTTP response from a ListSessionLogsWithResponse call
+func ParseListSessionLogsResponse(rsp *http.Response) (*ListSessionLogsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSessionLogsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Logs       []LogEntry `json:"logs"`
+			Pagination Pagination `json:"pagination"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateSessionLogResponse parses an HTTP response from a CreateSessionLogWithResponse call
+func ParseCreateSessionLogResponse(rsp *http.Response) (*CreateSessionLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSessionLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest LogEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSessionLogResponse parses an HTTP response from a DeleteSessionLogWithResponse call
+func ParseDeleteSessionLogResponse(rsp *http.Response) (*DeleteSessionLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSessionLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseShowSessionLogResponse parses an HTTP response from a ShowSessionLogWithResponse call
+func ParseShowSessionLogResponse(rsp *http.Response) (*ShowSessionLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShowSessionLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LogEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSessionLogResponse parses an HTTP response from a UpdateSessionLogWithResponse call
+func ParseUpdateSessionLogResponse(rsp *http.Response) (*UpdateSessionLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSessionLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LogEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ServerError

@@ -51,6 +51,7 @@ func New(d Deps) *gin.Engine {
 	api := r.Group("/api/v1", Authenticate(d.APIKeys, d.Ops, d.Metrics, "rest"))
 	restH := rest.New(d.Ops, d.Log, d.Metrics)
 	rest.Mount(api, restH)
+	rest.MountSecrets(r.Group("/api/secrets", Authenticate(d.APIKeys, d.Ops, d.Metrics, "rest")), restH)
 	// The MCP servers under a session ask and poll elicitations without a key: they are given none.
 	rest.MountPublic(r.Group("/api/v1"), restH)
 	// /mcp takes the same credentials as REST, checked before anything MCP happens.

@@ -602,6 +602,13 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 	if readsTranscript(route.Path) {
 		s.giveTranscript(t)
 	}
+	if strings.Contains(path, ":log_id") {
+		entry, err := s.h.ops.CreateLog(context.Background(), target, new("info"), new("a timeline line"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path = strings.ReplaceAll(path, ":log_id", entry.ID)
+	}
 	if route.Path == "/health/queued_jobs" {
 		path += "?job_class=sweep:nothing-queued" // a preview must be scoped; it reads its query
 	}

@@ -55,6 +55,7 @@ func init() {
 		"REST PATCH /sessions/:id/catalog_plugins": target(map[string]any{"catalog_plugins": []string{}}),
 		"REST PATCH /sessions/:id/model":           target(map[string]any{"model": "opus"}),
 		"REST PATCH /sessions/:id/heartbeat":       target(map[string]any{"enabled": true}),
+		"REST POST /sessions/:id/logs":             target(map[string]any{"level": "info"}),
 	} {
 		sweepFixtures[route] = fx
 	}

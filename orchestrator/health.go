@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -143,4 +144,10 @@ func callerOf(ctx context.Context) string {
 		return d
 	}
 	return "anonymous"
+}
+
+// SecretKeys names the secrets Zimmer knows (catalog placeholders, secrets file keys), never a
+// value; fileErr says why the secrets file's keys are missing from the list.
+func (s *Service) SecretKeys() (keys []catalog.SecretKey, fileErr error) {
+	return s.Catalog().SecretKeys(s.vars)
 }

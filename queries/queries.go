@@ -130,6 +130,26 @@ var AppendLog string
 //go:embed list_logs.cypher
 var ListLogs string
 
+// CountLogs counts a timeline.
+//
+//go:embed count_logs.cypher
+var CountLogs string
+
+// GetLog reads one timeline entry.
+//
+//go:embed get_log.cypher
+var GetLog string
+
+// UpdateLog changes one timeline entry.
+//
+//go:embed update_log.cypher
+var UpdateLog string
+
+// DeleteLog removes one timeline entry.
+//
+//go:embed delete_log.cypher
+var DeleteLog string
+
 // LockLineage serialises lineage edge writes.
 //
 //go:embed lock_lineage.cypher
