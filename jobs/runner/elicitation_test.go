@@ -26,13 +26,17 @@ func (e *env) blockedOn(t *testing.T, id int64) string {
 	e.waitFor(t, id, "blocked on an elicitation", 20*time.Second, func(s *session.Session) bool {
 		return s.Status == session.StatusNeedsInput && s.Flag(session.MetaBlockedOnElicitation)
 	})
-	logs, err := e.ops.Timeline(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range logs {
-		if m := waitingLine.FindStringSubmatch(l.Content); m != nil {
-			return m[1]
+	// The timeline line is written after the status change, so it may lag behind it.
+	var logs []session.LogEntry
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		var err error
+		if logs, err = e.ops.Timeline(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range logs {
+			if m := waitingLine.FindStringSubmatch(l.Content); m != nil {
+				return m[1]
+			}
 		}
 	}
 	t.Fatalf("no timeline line names the elicitation: %+v", logs)
