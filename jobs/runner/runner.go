@@ -177,6 +177,15 @@ func (r *Runner) HandleRun(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("%w: bad session:run payload: %v", asynq.SkipRetry, err)
 	}
 	taskID, _ := asynq.GetTaskID(ctx)
+	// Asynq schedules by whole seconds, so a delayed turn can arrive up to a second early;
+	// a retry's wait is a promise (the ladder's back-off), so the rest of it is slept here.
+	if early := time.Until(p.At); early > 0 && early <= time.Second {
+		select {
+		case <-time.After(early):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	// The turn ends when the worker stops or the turn's deadline passes, not when a Redis
 	// outage costs Asynq its lease on the task.
 	ctx, cancel := jobs.Lifetime(ctx)
