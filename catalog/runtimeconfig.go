@@ -73,10 +73,12 @@ type RuntimeConfigRequest struct {
 	// Written). They are dropped before the config is built again, so a server removed from the
 	// session is really gone, while every other entry (the repository's own) is kept.
 	Previous []string
-	// BearerTokens are the OAuth access tokens of selected OAuth servers (server → token), sent
-	// as their Authorization header: every runtime reads a header from its config, and the token
-	// is short-lived and renewed before each turn.
-	BearerTokens map[string]string
+	// OAuthTokens are the selected OAuth servers' access tokens (renewed before each turn). A
+	// runtime with a credential store of its own gets them there (credstore.go), located from
+	// AgentEnv, the agent process's environment; the others (and any runtime when AgentEnv is
+	// nil) get them as the server's Authorization header.
+	OAuthTokens map[string]OAuthToken
+	AgentEnv    func(string) string
 }
 
 // RuntimeConfig is what WriteRuntimeConfig wrote.
@@ -162,12 +164,19 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	if err := resolvePlaceholders(fromCatalog, req.lookup()); err != nil {
 		return RuntimeConfig{}, err
 	}
-	for id, tok := range req.BearerTokens {
-		if s, ok := fromCatalog[id]; ok {
+	store, storePath := req.credentialStore()
+	stored := map[string]OAuthToken{}
+	for id, tok := range req.OAuthTokens {
+		s, ok := fromCatalog[id]
+		switch {
+		case !ok:
+		case storePath != "":
+			stored[id] = tok
+		default:
 			if s.Headers == nil {
 				s.Headers = map[string]string{}
 			}
-			s.Headers["Authorization"] = "Bearer " + tok
+			s.Headers["Authorization"] = "Bearer " + tok.AccessToken
 		}
 	}
 	out.Injected = c.inject(servers, req)
@@ -186,7 +195,23 @@ func (c *Catalog) WriteRuntimeConfig(req RuntimeConfigRequest) (RuntimeConfig, e
 	if err := writeInTree(root, rel, data); err != nil {
 		return RuntimeConfig{}, fmt.Errorf("write MCP config: %w", err)
 	}
+	if len(stored) > 0 {
+		// The key is computed from the entry as written, so this comes after the last change to it.
+		if err := writeCredentialStore(store, storePath, servers, stored); err != nil {
+			return RuntimeConfig{}, fmt.Errorf("write the MCP OAuth tokens into %s: %w", storePath, err)
+		}
+	}
 	return out, nil
+}
+
+// credentialStore is the runtime's own MCP OAuth token store and its file ("" when the runtime
+// has none, or its environment was not given).
+func (r RuntimeConfigRequest) credentialStore() (credentialStore, string) {
+	store, ok := credentialStores[r.Runtime]
+	if !ok || r.AgentEnv == nil {
+		return credentialStore{}, ""
+	}
+	return store, store.path(r.AgentEnv)
 }
 
 // lookup is what a catalog placeholder may resolve to: this instance's URL, the session's token, and the

@@ -352,9 +352,9 @@ type OAuthMissing struct {
 // OAuthGate is the pre-spawn check: for every OAuth-capable server among servers it returns the
 // bearer token to hand the runtime (renewing an expired one first), and the servers that have
 // none, which park the session.
-func (s *Service) OAuthGate(ctx context.Context, servers []string) (tokens map[string]string, missing []OAuthMissing) {
+func (s *Service) OAuthGate(ctx context.Context, servers []string) (tokens map[string]catalog.OAuthToken, missing []OAuthMissing) {
 	cat := s.Catalog()
-	tokens = map[string]string{}
+	tokens = map[string]catalog.OAuthToken{}
 	for _, id := range servers {
 		a, ok := cat.MCPServers[id]
 		if !ok || !a.OAuthCapable() || a.Unavailable != "" {
@@ -371,26 +371,27 @@ func (s *Service) OAuthGate(ctx context.Context, servers []string) (tokens map[s
 	return tokens, missing
 }
 
-func (s *Service) usableToken(ctx context.Context, server string) (string, error) {
+func (s *Service) usableToken(ctx context.Context, server string) (catalog.OAuthToken, error) {
 	if !s.OAuthEnabled() {
-		return "", ErrOAuthOff
+		return catalog.OAuthToken{}, ErrOAuthOff
 	}
 	rec, err := s.store.OAuthCredential(ctx, server)
 	if errors.Is(err, graph.ErrNotFound) {
-		return "", errors.New("OAuth authorization not completed")
+		return catalog.OAuthToken{}, errors.New("OAuth authorization not completed")
 	}
 	if err != nil {
-		return "", err
+		return catalog.OAuthToken{}, err
 	}
+	var c storedCredential
 	switch credentialState(rec, s.now()) {
 	case catalog.CredentialActive:
-		c, err := s.unseal(rec)
-		return c.Token.AccessToken, err
+		c, err = s.unseal(rec)
 	case catalog.CredentialExpiredRefreshable:
-		c, err := s.refresh(ctx, rec)
-		return c.Token.AccessToken, err
+		c, err = s.refresh(ctx, rec)
+	default:
+		return catalog.OAuthToken{}, errors.New("OAuth token expired and cannot be refreshed")
 	}
-	return "", errors.New("OAuth token expired and cannot be refreshed")
+	return catalog.OAuthToken{AccessToken: c.Token.AccessToken, ExpiresAt: c.Token.ExpiresAt, ClientID: c.Client.ID, Scope: c.Token.Scope}, err
 }
 
 // ParkForOAuth fails the session's turn before the agent runs because servers need

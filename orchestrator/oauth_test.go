@@ -95,7 +95,7 @@ func TestOAuthCredentialLifecycleDrivesReadiness(t *testing.T) {
 		t.Fatalf("authorized: %+v", got)
 	}
 	tokens, missing := e.Ops.OAuthGate(ctx, []string{e.server})
-	if len(missing) != 0 || !e.srv.Live(tokens[e.server]) {
+	if len(missing) != 0 || !e.srv.Live(tokens[e.server].AccessToken) {
 		t.Fatalf("the gate hands over a token the resource server honours: %v %v", tokens, missing)
 	}
 	if regs, _ := e.srv.Counts(); regs != 1 {
@@ -148,7 +148,7 @@ func TestOAuthCredentialsAreEncryptedAtRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tokens[e.server] == "" || strings.Contains(rec.Sealed, tokens[e.server]) || strings.Contains(rec.Sealed, "rt-") {
+	if tokens[e.server].AccessToken == "" || strings.Contains(rec.Sealed, tokens[e.server].AccessToken) || strings.Contains(rec.Sealed, "rt-") {
 		t.Fatalf("the stored value carries no token in the clear")
 	}
 	other, err := mcpauth.NewSealer("a-different-secret-key-0123456789abcdef")

@@ -59,6 +59,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ZIMMER_RUNNER_CHILD") == "1" {
 		os.Exit(childWorker())
 	}
+	if log := os.Getenv("ZIMMER_RUNNER_BEARER_PROBE"); log != "" {
+		os.Exit(bearerProbe(log))
+	}
 	dir, err := os.MkdirTemp("", "zimmer-runner-test-")
 	if err != nil {
 		panic(err)
@@ -243,7 +246,11 @@ func (e *env) newRunner(t *testing.T, o envOptions, runs *metrics.Runs) *runner.
 		DataDir: e.dataDir, PublicURL: e.srv.URL, Bins: bins, Runs: runs,
 		Tick: 50 * time.Millisecond, LeaseTTL: time.Second, TermGrace: 2 * time.Second,
 		SweepEvery: time.Hour, SweepGrace: 200 * time.Millisecond, SweepScope: e.dataDir, SecretsFile: o.secrets, RetryBase: 100 * time.Millisecond, MCPRetryBase: o.mcpRetry,
-		Environ: func() []string { return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log)...) },
+		// The CLIs' own homes are the env's (their credential stores are written there), never the machine's.
+		Environ: func() []string {
+			return append(os.Environ(), append(leakyEnv(), "FAKEAGENT_LOG="+e.log, "CLAUDE_CONFIG_DIR="+filepath.Join(e.dataDir, "claude-home"),
+				"CODEX_HOME="+filepath.Join(e.dataDir, "codex-home"))...)
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -168,6 +168,19 @@ func (r *Runner) agentEnv(extra map[string]string) []string {
 	return env
 }
 
+// agentGetenv is one variable of the agent's environment ("" when unset; the last setting wins,
+// as it does for the process): where its CLI keeps its own files (HOME, CLAUDE_CONFIG_DIR,
+// CODEX_HOME).
+func (r *Runner) agentGetenv(key string) string {
+	v := ""
+	for _, kv := range r.agentEnv(nil) {
+		if k, val, _ := strings.Cut(kv, "="); k == key {
+			v = val
+		}
+	}
+	return v
+}
+
 // spawnFailure is a CLI that could not be started, named with the variable that points at it.
 func (rt runtime) spawnFailure(bin string, err error) orchestrator.Failure {
 	msg := fmt.Sprintf("the %s CLI %q could not be started: %v (check %s)", rt.label, bin, err, rt.binEnv)

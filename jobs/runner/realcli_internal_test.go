@@ -259,3 +259,100 @@ func TestRealCodexAcceptsTheConfigZimmerWrites(t *testing.T) {
 	defer stopGroup(cmd)
 	waitFor(t, time.Minute, filepath.Join(marks, "server-started"), filepath.Join(marks, "hook-ran"))
 }
+
+// An OAuth server's token reaches Claude Code and Codex through their own credential stores, and
+// they use it: the config Zimmer writes carries no Authorization header, yet Claude connects to
+// the server with the token (an MCP server run by the test binary inside the CLI's network
+// namespace, which has loopback and nothing else), and Codex reports the server as authorized by
+// OAuth — which it does not without the entry Zimmer wrote.
+func TestRealCLIsUseTheTokenZimmerPutsInTheirStore(t *testing.T) {
+	t.Parallel()
+	const token, port = "zimmer-store-token-0123456789", "8931" // a namespace of its own: any port is free
+	for _, runtime := range []string{catalog.RuntimeClaude, catalog.RuntimeCodex} {
+		t.Run(runtime, func(t *testing.T) {
+			t.Parallel()
+			base := t.TempDir()
+			home, work, catDir := filepath.Join(base, "home"), filepath.Join(base, "work"), filepath.Join(base, "catalog")
+			for _, d := range []string{home, work, catDir} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for name, text := range map[string]string{
+				"roots.json": `{"r": {"url": "file:///nowhere"}}`,
+				"mcp.json":   `{"notes": {"type": "streamable-http", "url": "http://127.0.0.1:` + port + `/mcp"}}`,
+			} {
+				if err := os.WriteFile(filepath.Join(catDir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cat, err := catalog.Load(catDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{Runtime: runtime, WorkDir: work, SessionID: 7,
+				Servers: []string{"notes"}, PublicURL: "http://127.0.0.1:9", Token: "session-token",
+				OAuthTokens: map[string]catalog.OAuthToken{"notes": {AccessToken: token, ExpiresAt: time.Now().Add(time.Hour), ClientID: "zimmer-test"}},
+				AgentEnv:    func(k string) string { return map[string]string{"HOME": home}[k] }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, _ := os.ReadFile(cfg.Path); strings.Contains(string(data), token) {
+				t.Fatalf("the config carries the token:\n%s", data)
+			}
+			bin := filepath.Join(realCLIs(t), map[string]string{catalog.RuntimeClaude: "claude", catalog.RuntimeCodex: "codex"}[runtime])
+			if runtime == catalog.RuntimeCodex {
+				authStatus := func() string {
+					out, err := offline(work, home, nil, bin, append([]string{"mcp", "list", "--json"}, catalog.CodexTrustArgs(work)...)...).Output()
+					if err != nil {
+						t.Fatalf("codex mcp list: %v\n%s", err, out)
+					}
+					var listed []struct {
+						Name       string
+						AuthStatus string `json:"auth_status"`
+					}
+					if err := json.Unmarshal(out, &listed); err != nil || len(listed) == 0 {
+						t.Fatalf("codex mcp list --json: %v\n%s", err, out)
+					}
+					for _, s := range listed {
+						if s.Name == "notes" {
+							return s.AuthStatus
+						}
+					}
+					t.Fatalf("codex does not list notes:\n%s", out)
+					return ""
+				}
+				if got := authStatus(); got != "o_auth" {
+					t.Errorf("with the token in its store, codex reports notes as %q, want o_auth", got)
+				}
+				if err := os.Remove(filepath.Join(home, ".codex", ".credentials.json")); err != nil {
+					t.Fatal(err)
+				}
+				if got := authStatus(); got == "o_auth" {
+					t.Error("without the store entry codex still reports notes authorized: the check proves nothing")
+				}
+				return
+			}
+			// `claude mcp list` connects only to approved project servers.
+			if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"enableAllProjectMcpServers": true}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			seen := filepath.Join(base, "authorization.log")
+			script := `ip link set lo up && { "$0" >/dev/null 2>&1 & } && ` +
+				`until [ -e "$ZIMMER_RUNNER_BEARER_PROBE.ready" ]; do sleep 0.1; done && exec "$@"`
+			cmd := offline(work, home, map[string]string{"ZIMMER_RUNNER_BEARER_PROBE": seen, "ZIMMER_RUNNER_BEARER_PORT": port,
+				"ZIMMER_RUNNER_BEARER_WANT": token}, "sh", "-c", script, os.Args[0], bin, "mcp", "list")
+			out, err := cmd.CombinedOutput()
+			stopGroup(cmd) // the probe server
+			if err != nil {
+				t.Fatalf("claude mcp list: %v\n%s", err, out)
+			}
+			if !strings.Contains(string(out), "notes: http://127.0.0.1:"+port+"/mcp (HTTP) - ✔ Connected") {
+				t.Errorf("claude connects to notes with the stored token:\n%s", out)
+			}
+			if got, _ := os.ReadFile(seen); !strings.Contains(string(got), "POST Bearer "+token) {
+				t.Errorf("the server saw no request bearing the stored token:\n%s", got)
+			}
+		})
+	}
+}

@@ -105,7 +105,7 @@ func (t *turn) prepare(ctx, work context.Context) error {
 
 // writeConfig prepares what the session's catalog lists give the runtime (plugins expanded into
 // what they bundle): the MCP config, the skills and the hooks.
-func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]string) (catalog.RuntimeConfig, error) {
+func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]catalog.OAuthToken) (catalog.RuntimeConfig, error) {
 	root := t.sess.AgentRoot()
 	lookup, err := catalog.SecretsLookup(t.r.opt.SecretsFile, t.r.opt.Lookup)
 	if err != nil {
@@ -124,7 +124,7 @@ func (t *turn) writeConfig(ctx context.Context, fresh bool, tokens map[string]st
 	cfg, err := t.cat.WriteRuntimeConfig(catalog.RuntimeConfigRequest{
 		Runtime: t.sess.AgentRuntime, WorkDir: t.ws.workDir, SessionID: t.sess.ID, Servers: sel.MCPServers, Root: root,
 		PublicURL: t.r.opt.PublicURL, Token: token, Lookup: lookup, Allowed: t.r.opt.MCPVariables, Previous: previous.Written,
-		BearerTokens: tokens,
+		OAuthTokens: tokens, AgentEnv: t.r.agentGetenv,
 	})
 	var ue *catalog.UnresolvedError
 	switch {

@@ -540,6 +540,11 @@ func entries(table map[string]any, headersKey string) []server {
 		for k, v := range h {
 			s.headers[k] = fmt.Sprint(v)
 		}
+		if _, ok := s.headers["Authorization"]; !ok {
+			if tok := storedToken(headersKey == "http_headers", name, u); tok != "" {
+				s.headers["Authorization"] = "Bearer " + tok
+			}
+		}
 		out = append(out, s)
 	}
 	rank := map[string]int{"zimmer-self-session": 0, "zimmer": 1}
@@ -558,6 +563,43 @@ func entries(table map[string]any, headersKey string) []server {
 		return strings.Compare(a.name, b.name)
 	})
 	return out
+}
+
+// storedToken is the OAuth access token the runtime's own credential store holds for the server
+// ("" when none): Codex's file under CODEX_HOME, Claude's mcpOAuth under CLAUDE_CONFIG_DIR — as
+// the real CLIs send it, matched here by name and URL.
+func storedToken(codex bool, name, url string) string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if codex {
+		dir = os.Getenv("CODEX_HOME")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".credentials.json"))
+	if dir == "" || err != nil {
+		return ""
+	}
+	var doc map[string]json.RawMessage
+	_ = json.Unmarshal(data, &doc)
+	entries := doc
+	if !codex {
+		entries = nil
+		_ = json.Unmarshal(doc["mcpOAuth"], &entries)
+	}
+	for _, raw := range entries {
+		var e struct {
+			ServerName, ServerURL, AccessToken string
+			CodexName                          string `json:"server_name"`
+			CodexURL                           string `json:"server_url"`
+			CodexToken                         string `json:"access_token"`
+		}
+		_ = json.Unmarshal(raw, &e)
+		if codex && e.CodexName == name && e.CodexURL == url {
+			return e.CodexToken
+		}
+		if !codex && e.ServerName == name && e.ServerURL == url {
+			return e.AccessToken
+		}
+	}
+	return ""
 }
 
 // callTool calls tool on the first server whose tools/list offers it.
