@@ -111,7 +111,8 @@ func TestThePickersBadgeServersThatCannotStart(t *testing.T) {
 	handlerstest.Step(t, b, "untick it and save",
 		chromedp.Click(chromedp.CSS(`#pick-declared input`)),
 		chromedp.Click(chromedp.ID("mcp-servers-save")),
-		chromedp.WaitVisible(chromedp.CSS(".notice")),
+		// The page it leaves has a notice too (its creation's): wait for the new page's.
+		chromedp.WaitVisible(chromedp.Search(`//div[@role="status" and contains(., "MCP servers saved")]`)),
 	)
 	if notice := handlerstest.Text(t, b, ".notice"); notice != "MCP servers saved: they take effect on the session's next turn." {
 		t.Errorf("notice: %q", notice)
