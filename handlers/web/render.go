@@ -40,6 +40,7 @@ var funcs = template.FuncMap{
 	"max1":    func(n int) int { return max(n, 1) },
 	"deref":   func(c *session.Class) session.Class { return *c },
 	"last":    func(n int) int { return n - 1 }, // the last index of a count
+	"join":    strings.Join,
 	"actions": actions,
 	"entries": transcriptEntries,
 	// action and move build the buttons of partials.html "action" in a template.

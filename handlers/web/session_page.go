@@ -65,6 +65,7 @@ type sessionPage struct {
 	Logs             []session.LogEntry
 	EarlierLogs      int
 	Transcript       orchestrator.TranscriptView
+	Servers          []pickerOption // the server form's picker (the full page only, not a live update)
 }
 
 // Transcript reads for loadSessionPage: its last transcriptTail entries, every entry of the
