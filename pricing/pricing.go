@@ -69,6 +69,23 @@ func (c Cost) Add(o Cost) Cost {
 		Total: c.Total + o.Total}
 }
 
+// EstimateTokens estimates the tokens of text Zimmer itself writes into a prompt: a quarter of
+// its bytes, rounded up. A runtime reports usage per model request, never per block within one,
+// and no tokenizer for the priced models ships offline; about four characters a token is the
+// vendors' own rule of thumb for English, and the blocks are English prose in ASCII markup,
+// where it holds best. The bytes are kept beside the estimate, so a better one can reprice
+// history.
+func EstimateTokens(bytes int) int64 { return int64((bytes + 3) / 4) }
+
+// Dollars formats a list price for people: cents, or four places below a cent so a small
+// spend does not read as nothing.
+func Dollars(v float64) string {
+	if v > 0 && v < 0.01 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
 // Default is the built-in price list.
 func Default() *Table {
 	t, err := parse(builtIn, "built in")
