@@ -856,6 +856,12 @@ func registeredMetrics(t *testing.T) metricSet {
 	m.RegisterStoreProbe(func(context.Context) map[string]error { return map[string]error{"neo4j": nil} })
 	m.RegisterProvenance()
 	m.RegisterSpot(func(context.Context) (map[string]int, int, error) { return map[string]int{}, 0, nil })
+	spend := m.RegisterCosts(func(context.Context) (map[string]float64, map[string]float64, error) {
+		return map[string]float64{"other": 0}, map[string]float64{"other": 0}, nil
+	})
+	if err := spend.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	m.RegisterLaneDepths(func() ([]metrics.LaneDepth, error) {
 		return []metrics.LaneDepth{{Lane: "agents", States: map[string]int{"pending": 0}}}, nil
 	})

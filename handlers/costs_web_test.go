@@ -11,8 +11,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/handlers/handlerstest"
+	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
 	"github.com/zimmerhq/zimmer/transcript"
 )
@@ -36,6 +38,11 @@ func TestTheCostsPageReportsDrillsIntoAHierarchyAndSweepsTranscriptsIn(t *testin
 	spend(router, "claude-sonnet-4-5", 1_000_000) // $3
 	spend(worker, "claude-haiku-4-5", 2_000_000)  // $2
 	spend(worker, unpriced, 5_000)                // $0, and named
+	// The worker's turns carried a hierarchy block: 400,000 estimated tokens of sonnet input, $1.20.
+	if err := h.store.RecordInjectedBlocks(ctx, worker.ID, "claude-sonnet-4-5", root, time.Now(),
+		[]graph.InjectedBlock{{Block: provenance.BlockHierarchy, Bytes: 1_600_000, Tokens: 400_000}}); err != nil {
+		t.Fatal(err)
+	}
 	// One transcript on disk for the sweep to read.
 	path := transcript.Path(h.dataDir, router.ID)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -73,12 +80,15 @@ func TestTheCostsPageReportsDrillsIntoAHierarchyAndSweepsTranscriptsIn(t *testin
 	if head, total := handlerstest.Text(t, b, "#cost-summary h2"), handlerstest.Text(t, b, "#cost-total"); !strings.Contains(head, "and every session it spawned") || total != "$5.00" {
 		t.Errorf("the router with every session it spawned: %q, %q, want $5.00", head, total)
 	}
+	if row := handlerstest.Text(t, b, "#injected-session_hierarchy"); !strings.Contains(row, "1600000") || !strings.Contains(row, "400000") || !strings.Contains(row, "$1.20") {
+		t.Errorf("the hierarchy's injected blocks: %q", row)
+	}
 	handlerstest.Step(t, b, "only the router's own spend",
 		chromedp.Click(`#cost-rollup a`),
 		chromedp.WaitVisible(chromedp.Search(`//p[@id="cost-rollup"]/a[starts-with(., "With every session")]`)),
 	)
-	if total := handlerstest.Text(t, b, "#cost-total"); total != "$3.00" {
-		t.Errorf("the router's own spend: %q, want $3.00", total)
+	if total, blocks := handlerstest.Text(t, b, "#cost-total"), handlerstest.Text(t, b, "#cost-injected tbody"); total != "$3.00" || !strings.Contains(blocks, "No block was injected") {
+		t.Errorf("the router's own spend: %q, want $3.00; its injected blocks: %q", total, blocks)
 	}
 
 	handlerstest.Step(t, b, "start the sweep",

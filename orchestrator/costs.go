@@ -204,6 +204,45 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 	return r, nil
 }
 
+// Other is the metrics' label for a model without a rate or an agent root not in the catalog.
+const Other = "other"
+
+// CostCensus is the last 24 hours' spend at list price for the metrics: by model family (the
+// price list's) and by agent root (the catalog's), each with Other for the rest, every label
+// present whether spent or not, so the series are bounded and steady.
+func (s *Service) CostCensus(ctx context.Context) (byModel, byRoot map[string]float64, err error) {
+	prices, err := s.Prices()
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.now()
+	rows, err := s.store.CostRows(ctx, graph.CostScope{From: now.Add(-24 * time.Hour), To: now})
+	if err != nil {
+		return nil, nil, err
+	}
+	byModel, byRoot = map[string]float64{Other: 0}, map[string]float64{Other: 0}
+	for _, f := range prices.Families() {
+		byModel[f] = 0
+	}
+	for name := range s.Catalog().Roots {
+		byRoot[name] = 0
+	}
+	for _, row := range rows {
+		c, _ := prices.Price(row.Model, row.TokenCounts)
+		family, ok := prices.Family(row.Model)
+		if !ok {
+			family = Other
+		}
+		root := row.AgentRoot
+		if _, known := byRoot[root]; !known {
+			root = Other
+		}
+		byModel[family] += c.Total
+		byRoot[root] += c.Total
+	}
+	return byModel, byRoot, nil
+}
+
 // LedgerCoverage says how complete the ledger is: the transcript sweep's progress and the
 // oldest request held.
 func (s *Service) LedgerCoverage(ctx context.Context) (LedgerCoverage, error) {

@@ -149,9 +149,9 @@ func parse(b []byte, source string) (*Table, error) {
 	return &t, nil
 }
 
-// RatesFor finds a model's rates: the longest family name the model id contains (case
+// Family finds the family a model id belongs to: the longest family name it contains (case
 // insensitive). ok is false for a model without a rate.
-func (t *Table) RatesFor(model string) (Rates, bool) {
+func (t *Table) Family(model string) (string, bool) {
 	model = strings.ToLower(model)
 	best := ""
 	for name := range t.Models {
@@ -160,10 +160,13 @@ func (t *Table) RatesFor(model string) (Rates, bool) {
 			best = name
 		}
 	}
-	if best == "" {
-		return Rates{}, false
-	}
-	return t.Models[best], true
+	return best, best != ""
+}
+
+// RatesFor finds a model's rates, its family's. ok is false for a model without a rate.
+func (t *Table) RatesFor(model string) (Rates, bool) {
+	family, ok := t.Family(model)
+	return t.Models[family], ok
 }
 
 // Price costs one model's volumes. A model without a rate costs nothing and reports

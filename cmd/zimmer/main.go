@@ -161,6 +161,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
 	m.RegisterSpot(ops.SpotCensus)
+	m.RegisterCosts(ops.CostCensus)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })

@@ -119,6 +119,7 @@ func renderCosts(r *orchestrator.CostReport) string {
 	coverage(&b, r.LedgerCoverage)
 	costTable(&b, "Daily", "day", r.ByDay)
 	costTable(&b, "Most expensive sessions", "session", r.TopSessions)
+	injectedTable(&b, r.InjectedBlocks)
 	if len(r.UnpricedModels) > 0 {
 		b.heading(3, "⚠️ Unpriced models")
 		b.linef("No rate is configured for %s: their requests count as $0 above. Add them to prices.json in the catalog folder.", listOrNone(quoted(r.UnpricedModels)))
@@ -126,6 +127,20 @@ func renderCosts(r *orchestrator.CostReport) string {
 	b.blank()
 	b.line("_Dollar figures are list price, on accounts that may be subscription-billed: a unit comparable across models, not money owed._")
 	return b.String()
+}
+
+// injectedTable is the share of the spend that Zimmer's own prompt blocks take.
+func injectedTable(b *doc, lines []orchestrator.InjectedLine) {
+	if len(lines) == 0 {
+		return
+	}
+	b.heading(3, "Zimmer's injected prompt blocks")
+	b.line("A share of the spend above, not an addition: tokens estimated at a quarter of the bytes, priced once per sending as input at the turn's model.")
+	b.line("| block | model | times sent | bytes | estimated tokens | list price |")
+	b.line("|---|---|---:|---:|---:|---:|")
+	for _, l := range lines {
+		b.linef("| %s | %s | %d | %d | %d | %s |", l.Block, oneLine(l.Model), l.Occurrences, l.Bytes, l.Tokens, pricing.Dollars(l.ListPrice))
+	}
 }
 
 func descendantsNote(r *orchestrator.CostReport) string {
