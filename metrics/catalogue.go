@@ -57,6 +57,8 @@ var Catalogue = []Series{
 	{"zimmer_queue_inspect_errors_total", "counter", workerOnly},
 	{"zimmer_queue_recovery_mode", "gauge", workerOnly},
 	{"zimmer_lane_concurrency", "gauge", workerOnly},
+	{"zimmer_spend_24h_by_model_dollars", "gauge", workerOnly},
+	{"zimmer_spend_24h_by_agent_root_dollars", "gauge", workerOnly},
 	{"zimmer_lane_in_flight", "gauge", workerOnly},
 	{"zimmer_sessions", "gauge", workerOnly},
 	{"zimmer_spot_sessions_held", "gauge", workerOnly},

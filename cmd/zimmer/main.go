@@ -168,6 +168,7 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	m.RegisterStoreProbe(ops.Health)
 	m.RegisterSpot(ops.SpotCensus)
 	m.RegisterFleet(ops.SessionCensus, ops.QueueRecoveryOn)
+	m.RegisterCosts(ops.CostCensus)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })
