@@ -191,6 +191,7 @@ func (h *Handler) showSession(c *gin.Context) {
 		h.refuse(c, err, "/sessions")
 		return
 	}
+	p.Shown = h.shownPanels("session.html", sessionPanels, p)
 	p.Notice = notices[c.Query("notice")]
 	// The server form shows what the session carries, ticked whether or not it can start: a
 	// save must never drop a server the human did not untick.
