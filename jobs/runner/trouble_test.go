@@ -40,12 +40,7 @@ func TestATurnEndingInTroubleIsRetriedOrFailedByItsClass(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.runtime+" "+c.prompt, func(t *testing.T) {
 				t.Parallel()
-				id := e.create(t, map[string]any{"prompt": c.prompt, "agent_runtime": c.runtime})
-				want := session.StatusNeedsInput
-				if c.failure != "" {
-					want = session.StatusFailed
-				}
-				s := e.waitFor(t, id, string(want), 60*time.Second, func(s *session.Session) bool { return s.Status == want })
+				id, s := e.troubled(t, c.runtime, c.prompt, c.failure != "")
 				if got := len(e.invocations(t, id)); got != c.turns {
 					t.Fatalf("%d agent turns, want %d", got, c.turns)
 				}
@@ -86,6 +81,18 @@ func TestATurnEndingInTroubleIsRetriedOrFailedByItsClass(t *testing.T) {
 	}
 }
 
+// troubled runs a session on the runtime with the prompt until it fails (failed) or comes to
+// needs_input.
+func (e *env) troubled(t *testing.T, runtime, prompt string, failed bool) (int64, *session.Session) {
+	t.Helper()
+	id := e.create(t, map[string]any{"prompt": prompt, "agent_runtime": runtime})
+	want := session.StatusNeedsInput
+	if failed {
+		want = session.StatusFailed
+	}
+	return id, e.waitFor(t, id, string(want), 60*time.Second, func(s *session.Session) bool { return s.Status == want })
+}
+
 // While it waits for its retry the session sleeps in waiting, saying why and when.
 func TestASessionWaitingOutARateLimitSaysWhenItContinues(t *testing.T) {
 	e := shared(t)
@@ -124,12 +131,7 @@ func TestAnOverflowingConversationIsCompactedAndContinues(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.runtime+" "+c.prompt, func(t *testing.T) {
 				t.Parallel()
-				id := e.create(t, map[string]any{"prompt": c.prompt, "agent_runtime": c.runtime})
-				want := session.StatusNeedsInput
-				if c.failed {
-					want = session.StatusFailed
-				}
-				s := e.waitFor(t, id, string(want), 60*time.Second, func(s *session.Session) bool { return s.Status == want })
+				id, s := e.troubled(t, c.runtime, c.prompt, c.failed)
 				sent := turns(e.transcript(t, id))
 				if len(sent) != len(c.prompts) {
 					t.Fatalf("%d turns, want %d: %v", len(sent), len(c.prompts), sent)
