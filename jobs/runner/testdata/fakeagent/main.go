@@ -71,7 +71,7 @@ func main() {
 	out.start()
 	code := 0
 	lines := strings.Split(inv.prompt, "\n")
-	if conversationChanged(inv.sessionID) && exists(overflowMarker) {
+	if overflowed, err := os.ReadFile(overflowMarker); err == nil && string(overflowed) != inv.sessionID {
 		_ = os.WriteFile(compactedMarker, nil, 0o600) // a new conversation starts with room
 	}
 	if class, err := os.ReadFile(failMarker); err == nil {
@@ -175,26 +175,17 @@ type printer struct {
 }
 
 // Markers in the working directory: failMarker makes every turn fail the way FAIL … always
-// said; overflowMarker says the context overflowed, compactedMarker that it was compacted since;
-// conversationFile holds the last conversation's id.
+// said; overflowMarker holds the id of the conversation whose context overflowed,
+// compactedMarker says it was compacted since.
 const (
-	failMarker       = ".fakeagent-fail"
-	overflowMarker   = ".fakeagent-overflowed"
-	compactedMarker  = ".fakeagent-compacted"
-	conversationFile = ".fakeagent-conversation"
+	failMarker      = ".fakeagent-fail"
+	overflowMarker  = ".fakeagent-overflowed"
+	compactedMarker = ".fakeagent-compacted"
 )
 
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// conversationChanged records this run's conversation id and reports whether an earlier run
-// held another one.
-func conversationChanged(id string) bool {
-	last, err := os.ReadFile(conversationFile)
-	_ = os.WriteFile(conversationFile, []byte(id), 0o600)
-	return err == nil && string(last) != id
 }
 
 // troubleWords are each trouble's words in each runtime's dialect.
@@ -390,7 +381,7 @@ func (p *printer) act(line string) (code int, stop bool) {
 			return 0, false
 		}
 		if class == "context" {
-			_ = os.WriteFile(overflowMarker, nil, 0o600)
+			_ = os.WriteFile(overflowMarker, []byte(p.inv.sessionID), 0o600)
 		}
 		if always == "always" {
 			_ = os.WriteFile(failMarker, []byte(class), 0o600)
