@@ -56,7 +56,7 @@ var prePromptFailures = []string{"mcp_connection_failed", "oauth_required", Fail
 // next run prepares the clone from scratch.
 var (
 	staleRetryKeys = []string{session.MetaFailureReason, session.MetaFailureMessage, session.MetaExitStatus, session.MetaFailureDetail, session.MetaUnresolvedVariables,
-		session.MetaRefusedVariables, session.MetaExceptionClass, session.MetaExceptionMessage, session.MetaPausedBy, session.MetaRecoveryContinueAttempts, session.MetaRecoveryContinueAbandoned, session.MetaPendingSleep, session.MetaTrouble, session.MetaTroubleRetries, session.MetaOAuthRequiredServers}
+		session.MetaRefusedVariables, session.MetaExceptionClass, session.MetaExceptionMessage, session.MetaPausedBy, session.MetaRecoveryContinueAttempts, session.MetaRecoveryContinueAbandoned, session.MetaPendingSleep, session.MetaTrouble, session.MetaTroubleRetries, session.MetaCompactContinuation, session.MetaOAuthRequiredServers}
 	setupKeys = []string{session.MetaClonePath, session.MetaWorkDir, session.MetaFullClonePath, session.MetaConfigPath, session.MetaRuntimeEnv, session.MetaProcessPID, session.MetaRuntimeStarted}
 )
 

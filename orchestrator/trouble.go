@@ -5,10 +5,12 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/session"
+	"github.com/zimmerhq/zimmer/transcript"
 )
 
 // A turn that ends in passing trouble (a rate limit, an overloaded API, a crash) is not a
@@ -32,6 +34,14 @@ type Retry struct {
 	// Prompt continues a started conversation instead of the trouble nudge ("" keeps the nudge);
 	// a runtime that never started gets its turn's own prompt either way. Budget 0 is unlimited.
 	Prompt string
+	// Fresh starts a new conversation with Prompt as its first message: the runtime's
+	// conversation id is dropped (compaction for a runtime that cannot compact its own).
+	Fresh bool
+	// Continuation, when set, is kept as the prompt the conversation goes on with after it is
+	// compacted (session.MetaCompactContinuation).
+	Continuation string
+	// Timeline replaces the default timeline line ("The turn hit …").
+	Timeline string
 }
 
 // RetryOutcome is what RetryTurn decided.
@@ -69,10 +79,17 @@ func (s *Service) RetryTurn(ctx context.Context, sessionID int64, taskID string,
 		}
 		setBatches(u, batchesOf(u)[:rested])
 		prompt := retryPrompt(u, r.Class)
-		if r.Prompt != "" && u.Flag(session.MetaRuntimeStarted) && u.RuntimeSessionID != nil {
+		if r.Prompt != "" && (r.Fresh || u.Flag(session.MetaRuntimeStarted) && u.RuntimeSessionID != nil) {
 			prompt = r.Prompt
 		}
+		if r.Fresh {
+			delete(u.Metadata, session.MetaRuntimeStarted)
+			u.RuntimeSessionID = nil
+		}
 		clearTurn(u)
+		if r.Continuation != "" {
+			u.Metadata[session.MetaCompactContinuation] = r.Continuation
+		}
 		retries[r.Class] = n + 1
 		u.Metadata[session.MetaTroubleRetries] = retries
 		u.Metadata[session.MetaTrouble] = map[string]any{"class": r.Class, "attempt": n + 1, "budget": r.Budget,
@@ -93,8 +110,11 @@ func (s *Service) RetryTurn(ctx context.Context, sessionID int64, taskID string,
 	if r.Budget > 0 {
 		attempt = fmt.Sprintf(" (attempt %d of %d)", out.Attempt, r.Budget)
 	}
-	s.timeline(ctx, sessionID, session.LogWarning, fmt.Sprintf("The turn hit %s: %s. Continuing at %s%s.",
-		troubleWords(r.Class), r.Text, r.At.UTC().Format("2006-01-02 15:04:05 UTC"), attempt))
+	line := fmt.Sprintf("The turn hit %s: %s. Continuing at %s%s.", troubleWords(r.Class), r.Text, r.At.UTC().Format("2006-01-02 15:04:05 UTC"), attempt)
+	if r.Timeline != "" {
+		line = r.Timeline + attempt
+	}
+	s.timeline(ctx, sessionID, session.LogWarning, line)
 	_ = s.dispatch(ctx, sessionID, h) // the hand-off is durable: the sweep queues a job not queued now
 	return out, nil
 }
@@ -123,4 +143,29 @@ func troubleWords(class string) string {
 		return "MCP servers left out"
 	}
 	return class
+}
+
+// compactSeedChars bounds the earlier conversation a compaction seed carries: a fresh
+// conversation has to start well inside the model's context.
+const compactSeedChars = 24_000
+
+// CompactionSeed is the first message of a new conversation that replaces one that no longer
+// fit the model's context: what the earlier conversation ended with, read from the session's
+// transcript and bounded, then the request it was working on.
+func (s *Service) CompactionSeed(sess *session.Session, request string) string {
+	var b strings.Builder
+	b.WriteString("SYSTEM_RECOVERY: this session's earlier conversation with you grew past the model's context window, " +
+		"so this is a new conversation. The working tree is exactly as the earlier conversation left it; check it " +
+		"(git status, git diff) before you change anything, and do not redo work that is already done.\n")
+	if data, _, _, err := s.transcriptFrom(sess.ID, 0, summaryWindow); err == nil {
+		rendered := transcript.Render(data)
+		if r := []rune(rendered); len(r) > compactSeedChars {
+			rendered = "[…earlier transcript left out…]\n" + string(r[len(r)-compactSeedChars:])
+		}
+		if strings.TrimSpace(rendered) != "" {
+			b.WriteString("\nThe end of the earlier conversation:\n\n" + rendered + "\n")
+		}
+	}
+	b.WriteString("\nThe request it was working on, which you now continue:\n\n" + request)
+	return b.String()
 }

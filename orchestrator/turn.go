@@ -73,7 +73,7 @@ func (s *Service) FinishTurn(ctx context.Context, sessionID int64, taskID string
 
 // clearTurn drops what belonged to the turn that just ended cleanly.
 func clearTurn(u *session.Session) {
-	for _, k := range []string{session.MetaActivePrompt, session.MetaProcessPID, session.MetaRecoveryContinueAttempts, session.MetaExitStatus, session.MetaFailureReason, session.MetaFailureMessage, session.MetaTrouble, session.MetaTroubleRetries} {
+	for _, k := range []string{session.MetaActivePrompt, session.MetaProcessPID, session.MetaRecoveryContinueAttempts, session.MetaExitStatus, session.MetaFailureReason, session.MetaFailureMessage, session.MetaTrouble, session.MetaTroubleRetries, session.MetaCompactContinuation} {
 		delete(u.Metadata, k)
 	}
 }

@@ -45,8 +45,11 @@ const (
 	MetaTransitionSeq  = "transition_seq"
 	// MetaTrouble describes the trouble the last turn hit and its scheduled retry;
 	// MetaTroubleRetries counts retries in a row per trouble class. A clean turn clears both.
-	MetaTrouble              = "trouble"
-	MetaTroubleRetries       = "trouble_retries"
+	MetaTrouble        = "trouble"
+	MetaTroubleRetries = "trouble_retries"
+	// MetaCompactContinuation is the prompt a turn that overflowed the model's context was
+	// carrying: the conversation continues with it once compacted. A clean turn clears it.
+	MetaCompactContinuation  = "pending_compact_continuation"
 	MetaJobStartedAt         = "job_started_at"
 	MetaInterruptRequestedAt = "interrupt_requested_at"
 	MetaActivePrompt         = "active_follow_up_prompt"

@@ -19,7 +19,8 @@ import (
 //	overloaded / 5xx        back off RetryBase, ×4 each time; 4 in a row
 //	crash (killed)          continue after RetryBase; 2 in a row
 //	authentication          fail: authentication_failed — a person has to log the CLI in
-//	context overflow        fail: context_length_exceeded — fork from earlier, or start afresh
+//	context overflow        compact and continue (compact.go); 2 in a row, then fail:
+//	                        context_length_compact_failed — fork from earlier, or start afresh
 //
 // Retries continue the same conversation (orchestrator.RetryTurn); a budget spent fails the
 // session with api_error_retries_exhausted or signal_death_retries_exhausted.
@@ -27,7 +28,7 @@ import (
 // Failure reasons of trouble.
 const (
 	FailureAuth             = "authentication_failed"
-	FailureContext          = "context_length_exceeded"
+	FailureContext          = "context_length_compact_failed"
 	FailureAPIRetries       = "api_error_retries_exhausted"
 	FailureSignalDeathRetry = "signal_death_retries_exhausted"
 )
@@ -61,9 +62,7 @@ func (t *turn) trouble(ctx context.Context) (outcome string, handled bool) {
 		return t.fail(ctx, orchestrator.Failure{Reason: FailureAuth, Details: t.exitDetails(),
 			Message: fmt.Sprintf("the %s CLI could not authenticate (%s); log the worker's %s in again or fix its API key, then restart the session", t.rt.label, tr.Text, t.rt.label)}), true
 	case transcript.TroubleContext:
-		t.counted(tr.Class, troubleFail)
-		return t.fail(ctx, orchestrator.Failure{Reason: FailureContext, Details: t.exitDetails(),
-			Message: fmt.Sprintf("the conversation no longer fits the model's context (%s); fork the session from an earlier message, or start a new one with a summary", tr.Text)}), true
+		return t.compact(ctx, tr), true
 	}
 	budget := retryBudget[tr.Class]
 	out, err := t.r.ops.RetryTurn(ctx, t.sess.ID, t.taskID, orchestrator.Retry{Class: tr.Class, At: t.retryAt(tr, now), Budget: budget, Text: tr.Text})
@@ -86,8 +85,9 @@ func (t *turn) trouble(ctx context.Context) (outcome string, handled bool) {
 
 // What the runner did about trouble (the action label of zimmer_turn_troubles_total).
 const (
-	troubleRetry = "retry"
-	troubleFail  = "fail"
+	troubleRetry   = "retry"
+	troubleCompact = "compact"
+	troubleFail    = "fail"
 )
 
 func (t *turn) counted(class, action string) {

@@ -210,6 +210,9 @@ func (t *turn) prompt(ctx context.Context) (string, error) {
 	if strings.TrimSpace(t.base) == "" {
 		return "", orchestrator.Failure{Reason: orchestrator.FailureSpawn, Message: "the turn has no prompt to send the agent"}
 	}
+	if t.base == compactCommand { // a slash command is the prompt's whole text, or it is no command
+		return t.base, nil
+	}
 	return t.r.ops.TurnPrompt(ctx, t.sess, t.base), nil
 }
 
@@ -288,6 +291,9 @@ func (t *turn) exited(ctx context.Context) string {
 		return outcome
 	}
 	if t.proc.state.Success() {
+		if outcome, handled := t.continueCompacted(ctx); handled {
+			return outcome
+		}
 		end, err := t.r.ops.FinishTurn(ctx, t.sess.ID, t.taskID)
 		return t.ended(string(end), err)
 	}

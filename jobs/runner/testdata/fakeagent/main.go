@@ -13,7 +13,9 @@
 //	FAIL <class> [always]     end the turn the way the real CLI does on that trouble (rate_limit,
 //	                          overloaded, auth, context: the runtime's own error lines and exit
 //	                          code; crash: SIGKILL itself); "always" makes every later turn in
-//	                          this working directory fail the same way
+//	                          this working directory fail the same way. A context overflow
+//	                          stops once the conversation was compacted: Claude's "/compact"
+//	                          prompt, or a new conversation after the overflow (Codex, Pi)
 //	ELICIT <ttl ms> <message> ask the human over the ELICITATION_* endpoints, as an MCP server
 //	                          under the agent would, and poll until answered or expired
 //	SAVE <name> <regexp>      keep the regexp's first group, matched in the last tool result
@@ -70,8 +72,15 @@ func main() {
 	out.start()
 	code := 0
 	lines := strings.Split(inv.prompt, "\n")
+	if overflowed, err := os.ReadFile(overflowMarker); err == nil && string(overflowed) != inv.sessionID {
+		_ = os.WriteFile(compactedMarker, nil, 0o600) // a new conversation starts with room
+	}
 	if class, err := os.ReadFile(failMarker); err == nil {
-		lines = []string{"FAIL " + string(class)}
+		lines = []string{"FAIL " + string(class) + " always"}
+	} else if inv.prompt == "/compact" {
+		_ = os.WriteFile(compactedMarker, nil, 0o600)
+		out.emit(map[string]any{"type": "system", "subtype": "compact_boundary", "session_id": inv.sessionID,
+			"compact_metadata": map[string]any{"trigger": "manual", "pre_tokens": 210000}})
 	}
 	for _, line := range lines {
 		if c, stop := out.act(out.expand(strings.TrimSpace(line))); stop {
@@ -166,8 +175,19 @@ type printer struct {
 	vars   map[string]string // what SAVE kept
 }
 
-// failMarker, in the working directory, makes every turn fail the way FAIL … always said.
-const failMarker = ".fakeagent-fail"
+// Markers in the working directory: failMarker makes every turn fail the way FAIL … always
+// said; overflowMarker holds the id of the conversation whose context overflowed,
+// compactedMarker says it was compacted since.
+const (
+	failMarker      = ".fakeagent-fail"
+	overflowMarker  = ".fakeagent-overflowed"
+	compactedMarker = ".fakeagent-compacted"
+)
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 // troubleWords are each trouble's words in each runtime's dialect.
 var troubleWords = map[string]map[string]string{
@@ -378,6 +398,12 @@ func (p *printer) act(line string) (code int, stop bool) {
 		_ = w.Flush()
 	case "FAIL":
 		class, always, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if class == "context" && always != "always" && exists(compactedMarker) {
+			return 0, false
+		}
+		if class == "context" {
+			_ = os.WriteFile(overflowMarker, []byte(p.inv.sessionID), 0o600)
+		}
 		if always == "always" {
 			_ = os.WriteFile(failMarker, []byte(class), 0o600)
 		}
