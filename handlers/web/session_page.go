@@ -45,6 +45,7 @@ type actionView struct {
 }
 
 type sessionPage struct {
+	Shown            string // digests of the panels as rendered, for the live stream (shownPanels)
 	Session          *session.Session
 	Root             string
 	Notice           string

@@ -162,6 +162,7 @@ func (h *Handler) showSession(c *gin.Context) {
 		h.refuse(c, err, "/sessions")
 		return
 	}
+	p.Shown = h.shownPanels("session.html", sessionPanels, p)
 	p.Notice = notices[c.Query("notice")]
 	if c.Query("notice") == "created" {
 		p.Alert = h.ops.ServerWarning(p.Session)
