@@ -262,6 +262,16 @@ func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 	}
 	// Batches keep each import transaction short, also on a loaded machine.
 	const batch = 4000
+	// Gone afterwards: tests that check the whole lineage graph read every edge there is.
+	t.Cleanup(func() {
+		for i := 0; i < len(d.sessions); i += batch {
+			ids := make([]int64, 0, batch)
+			for _, s := range d.sessions[i:min(i+batch, len(d.sessions))] {
+				ids = append(ids, s.ID)
+			}
+			graphtest.Cypher(t, "UNWIND $ids AS id MATCH (s:Session {id: id}) DETACH DELETE s", map[string]any{"ids": ids})
+		}
+	})
 	for i := 0; i < len(d.sessions); i += batch {
 		if err := store.ImportSessions(ctx, d.sessions[i:min(i+batch, len(d.sessions))]); err != nil {
 			t.Fatal(err)
