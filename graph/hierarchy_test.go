@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,10 +34,22 @@ var (
 	dagStatuses = []string{"failed", "archived"} // none a sweep or recovery acts on
 )
 
-// add builds one random DAG on ids base+1..base+n in one of several shapes — a tree, a spawn
-// chain deeper than MaxDepth, a router wider than MaxNodes, a forest — with uncle edges that
-// make diamonds and fan-ins. It returns its ids.
-func (d *dags) add(r *rand.Rand, base int64) []int64 {
+// The shapes add builds; each is generated in turn, so every one is in every run.
+const (
+	shapeTree        = iota // random spawn parents
+	shapeChain              // mostly a spawn chain, deeper than MaxDepth when long enough
+	shapeRouter             // one router spawning most of the DAG: wider than MaxNodes when large
+	shapeForest             // several spawn roots
+	shapeUncleLadder        // a chain of uncle edges and no spawns: depth over uncles alone
+	shapeFanIn              // the last session is an uncle junior of every other
+	shapeCount
+)
+
+var shapeNames = [shapeCount]string{"tree", "spawn chain", "wide router", "forest", "uncle ladder", "uncle fan-in"}
+
+// add builds one random DAG of the given shape on ids base+1..base+n, with random uncle edges on
+// top that make diamonds and fan-ins, and returns its ids.
+func (d *dags) add(r *rand.Rand, base int64, shape int) []int64 {
 	var n int
 	switch x := r.IntN(100); {
 	case x < 80:
@@ -44,56 +57,100 @@ func (d *dags) add(r *rand.Rand, base int64) []int64 {
 	case x < 97:
 		n = 10 + r.IntN(30)
 	default:
-		n = 150 + r.IntN(40)
+		n = lineage.MaxNodes + 20 + r.IntN(40)
 	}
-	shape := r.IntN(4) // 0 tree, 1 chain, 2 wide router, 3 forest
 	ids := make([]int64, n)
 	for i := range n {
 		id := base + int64(i) + 1
 		ids[i] = id
-		parent, hasParent := int64(0), i > 0
-		if hasParent {
-			switch {
-			case shape == 1 && r.IntN(10) < 8:
-				parent = id - 1
-			case shape == 2 && r.IntN(10) < 8:
-				parent = base + 1
-			case shape == 3 && r.IntN(3) == 0:
-				hasParent = false
-			default:
-				parent = ids[r.IntN(i)]
-			}
-		}
 		s := graph.ImportSession{ID: id, Title: fmt.Sprintf("S%d", id), Status: dagStatuses[r.IntN(len(dagStatuses))],
 			Genesis: dagGeneses[r.IntN(len(dagGeneses))], AgentRoot: []string{"", "zimmer", "zimmer-router"}[r.IntN(3)]}
 		d.sessions = append(d.sessions, s)
 		d.byID[id] = s
-		if hasParent {
-			d.spawns = append(d.spawns, graph.ImportEdge{From: parent, To: id})
-			d.parent[id] = parent
-			d.children[parent] = append(d.children[parent], id)
+		if i == 0 {
+			continue
+		}
+		switch {
+		case shape == shapeUncleLadder:
+			d.uncle(id-1, id)
+		case shape == shapeChain && r.IntN(10) < 8:
+			d.spawn(id-1, id)
+		case shape == shapeRouter && r.IntN(10) < 9:
+			d.spawn(base+1, id)
+		case shape == shapeForest && r.IntN(3) == 0: // another spawn root
+		default:
+			d.spawn(ids[r.IntN(i)], id)
 		}
 	}
 	if n < 2 {
 		return ids
 	}
 	hot := ids[n-1]
+	if shape == shapeFanIn {
+		for _, a := range ids[:n-1] {
+			d.uncle(a, hot)
+		}
+	}
 	for range r.IntN(n) {
 		a, b := ids[r.IntN(n)], ids[r.IntN(n)]
 		if r.IntN(4) == 0 {
 			b = hot // fan-in
 		}
-		if a > b {
-			a, b = b, a
-		}
-		if a == b || slices.Contains(d.seniors[b], a) {
-			continue
-		}
-		d.uncles = append(d.uncles, graph.ImportEdge{From: a, To: b})
-		d.seniors[b] = append(d.seniors[b], a)
-		d.juniors[a] = append(d.juniors[a], b)
+		d.uncle(min(a, b), max(a, b))
 	}
 	return ids
+}
+
+func (d *dags) spawn(parent, child int64) {
+	d.spawns = append(d.spawns, graph.ImportEdge{From: parent, To: child})
+	d.parent[child] = parent
+	d.children[parent] = append(d.children[parent], child)
+}
+
+// uncle adds senior → junior unless it is a self edge or the two are linked already.
+func (d *dags) uncle(senior, junior int64) {
+	if senior == junior || d.parent[junior] == senior || slices.Contains(d.seniors[junior], senior) {
+		return
+	}
+	d.uncles = append(d.uncles, graph.ImportEdge{From: senior, To: junior})
+	d.seniors[junior] = append(d.seniors[junior], senior)
+	d.juniors[senior] = append(d.juniors[senior], junior)
+}
+
+// features names what one DAG holds that the walk's bounds and drawing rules care about.
+func (d *dags) features(ids []int64) []string {
+	var out []string
+	if len(ids) > lineage.MaxNodes {
+		out = append(out, "more than MaxNodes sessions")
+	}
+	longest := map[int64]int{} // edges on the longest path ending at id
+	ancestors := map[int64]map[int64]bool{}
+	deep, wide, fanIn, diamond := false, false, false, false
+	for _, id := range ids { // ids ascend and every edge points up the ids: a topological order
+		seniors := slices.Clone(d.seniors[id])
+		if p, ok := d.parent[id]; ok {
+			seniors = append(seniors, p)
+		}
+		ancestors[id] = map[int64]bool{}
+		for _, s := range seniors {
+			longest[id] = max(longest[id], longest[s]+1)
+			deep = deep || longest[id] > lineage.MaxDepth
+			for a := range ancestors[s] {
+				diamond = diamond || ancestors[id][a]
+				ancestors[id][a] = true
+			}
+			diamond = diamond || ancestors[id][s]
+			ancestors[id][s] = true
+		}
+		wide = wide || len(d.children[id])+len(d.juniors[id]) > lineage.MaxNodes
+		fanIn = fanIn || len(d.seniors[id]) >= 5
+	}
+	for name, has := range map[string]bool{"deeper than MaxDepth": deep, "wider than MaxNodes": wide, "uncle fan-in": fanIn, "diamond": diamond} {
+		if has {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func (d *dags) SpawnChain(id int64) ([]int64, error) {
@@ -173,12 +230,14 @@ func describe(h *lineage.Hierarchy) string {
 	return b.String()
 }
 
-// TestTheStoredWalkIsThePureWalk holds the one-statement walk to the lineage package: random
-// DAGs of every shape the bounds care about go through both, from several sessions each, and
-// must come out identical — node for node, depth, drawing parent, uncles and truncation. The walk
-// as of a time after every write (the as-of statements) must come out identical too.
+// TestTheStoredWalkIsThePureWalk holds the one-statement walk to the lineage package: thousands
+// of random DAGs of every shape the bounds and drawing rules care about (wide routers, spawn and
+// uncle chains deeper than MaxDepth, more than MaxNodes sessions, diamonds, uncle fan-ins) go
+// through both, from two sessions each, and must come out identical — node for node, depth,
+// drawing parent, uncles and truncation. A sample of the walks as of a time after every write
+// (the as-of statements) must come out identical too.
 func TestTheStoredWalkIsThePureWalk(t *testing.T) {
-	const dagCount = 1200
+	const dagCount = 2000
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	// Negative ids, a random block per run: they never meet the session counter or another
@@ -187,56 +246,122 @@ func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 	d := &dags{byID: map[int64]graph.ImportSession{}, parent: map[int64]int64{}, children: map[int64][]int64{},
 		seniors: map[int64][]int64{}, juniors: map[int64][]int64{}}
 	r := rand.New(rand.NewPCG(11, 7))
-	var starts []int64
-	shapes := map[string]int{}
-	for range dagCount {
-		ids := d.add(r, base+int64(len(d.sessions)))
-		starts = append(starts, []int64{ids[r.IntN(len(ids))], ids[len(ids)-1]}[r.IntN(2)])
+	type start struct {
+		id    int64
+		shape int
 	}
-	const batch = 5000
+	var starts []start
+	covered := map[string]int{}
+	for i := range dagCount {
+		shape := i % shapeCount
+		ids := d.add(r, base+int64(len(d.sessions)), shape)
+		starts = append(starts, start{ids[r.IntN(len(ids))], shape}, start{ids[len(ids)-1], shape})
+		for _, f := range d.features(ids) {
+			covered[f]++
+		}
+	}
+	// Batches keep each import transaction short, also on a loaded machine.
+	const batch = 4000
+	// Gone afterwards: tests that check the whole lineage graph read every edge there is.
+	t.Cleanup(func() {
+		for i := 0; i < len(d.sessions); i += batch {
+			ids := make([]int64, 0, batch)
+			for _, s := range d.sessions[i:min(i+batch, len(d.sessions))] {
+				ids = append(ids, s.ID)
+			}
+			graphtest.Cypher(t, "UNWIND $ids AS id MATCH (s:Session {id: id}) DETACH DELETE s", map[string]any{"ids": ids})
+		}
+	})
 	for i := 0; i < len(d.sessions); i += batch {
 		if err := store.ImportSessions(ctx, d.sessions[i:min(i+batch, len(d.sessions))]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := store.ImportEdges(ctx, d.spawns, d.uncles); err != nil {
-		t.Fatal(err)
+	for i := 0; i < max(len(d.spawns), len(d.uncles)); i += batch / 2 {
+		spawns, uncles := d.spawns[min(i, len(d.spawns)):min(i+batch/2, len(d.spawns))], d.uncles[min(i, len(d.uncles)):min(i+batch/2, len(d.uncles))]
+		if err := store.ImportEdges(ctx, spawns, uncles); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for i, id := range starts {
+	// Two walks at a time: the comparison is per walk, the round trips overlap.
+	var (
+		mu       sync.Mutex
+		failures []string
+		wg       sync.WaitGroup
+		next     = make(chan int)
+	)
+	check := func(i int) string {
+		id := starts[i].id
 		want, err := lineage.Walk(d, id)
 		if err != nil {
-			t.Fatal(err)
+			return err.Error()
 		}
 		got, err := store.Hierarchy(ctx, id)
 		if err != nil {
-			t.Fatal(err)
+			return err.Error()
 		}
 		if describe(got) != describe(want) {
-			t.Fatalf("walk of #%d differs from the specification\nstored:\n%s\nspecification:\n%s", id, describe(got), describe(want))
+			return fmt.Sprintf("walk of #%d (%s) differs from the specification\nstored:\n%s\nspecification:\n%s", id, shapeNames[starts[i].shape], describe(got), describe(want))
 		}
-		if i%10 == 0 { // the as-of walk, a statement per level, is slower: a sample of the starts
+		if i%40 == 0 { // the as-of walk, a statement per level, is slower: a sample of the starts
 			p, err := store.ProvenanceAsOf(ctx, id, time.Now().Add(time.Hour))
 			if err != nil {
-				t.Fatal(err)
+				return err.Error()
 			}
 			if describe(p.Hierarchy) != describe(want) {
-				t.Fatalf("walk of #%d as of now differs from the specification\nas of:\n%s\nspecification:\n%s", id, describe(p.Hierarchy), describe(want))
+				return fmt.Sprintf("walk of #%d as of now differs from the specification\nas of:\n%s\nspecification:\n%s", id, describe(p.Hierarchy), describe(want))
 			}
 		}
+		mu.Lock()
+		defer mu.Unlock()
+		covered["shape: "+shapeNames[starts[i].shape]]++
 		switch {
 		case len(want.Nodes) > lineage.MaxNodes:
-			shapes["node bound hit, asked-for session appended"]++
+			covered["walk: node bound hit, asked-for session appended"]++
 		case want.Truncated:
-			shapes["truncated"]++
+			covered["walk: truncated"]++
 		case want.HasUncleEdges():
-			shapes["complete, with uncle edges"]++
+			covered["walk: complete, with uncle edges"]++
 		default:
-			shapes["complete"]++
+			covered["walk: complete"]++
 		}
+		return ""
 	}
-	t.Logf("%d walks over %d DAGs (%d sessions): %v", len(starts), dagCount, len(d.sessions), shapes)
-	for _, kind := range []string{"node bound hit, asked-for session appended", "truncated", "complete, with uncle edges"} {
-		if shapes[kind] == 0 {
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if msg := check(i); msg != "" {
+					mu.Lock()
+					failures = append(failures, msg)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range starts {
+		mu.Lock()
+		failed := len(failures) > 0
+		mu.Unlock()
+		if failed {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatal(failures[0])
+	}
+	t.Logf("%d walks over %d DAGs (%d sessions, %d spawn and %d uncle edges): %v", len(starts), dagCount, len(d.sessions), len(d.spawns), len(d.uncles), covered)
+	kinds := []string{"more than MaxNodes sessions", "deeper than MaxDepth", "wider than MaxNodes", "uncle fan-in", "diamond",
+		"walk: node bound hit, asked-for session appended", "walk: truncated", "walk: complete, with uncle edges", "walk: complete"}
+	for _, name := range shapeNames {
+		kinds = append(kinds, "shape: "+name)
+	}
+	for _, kind := range kinds {
+		if covered[kind] == 0 {
 			t.Errorf("no walk exercised %q: the generator lost a shape", kind)
 		}
 	}

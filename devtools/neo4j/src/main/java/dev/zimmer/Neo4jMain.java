@@ -151,11 +151,14 @@ public final class Neo4jMain {
         }
     }
 
-    private static final Duration AVAILABILITY_WAIT = Duration.ofSeconds(90);
+    private static final Duration AVAILABILITY_WAIT = Duration.ofSeconds(180);
 
     private static boolean isTransient(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
+            // A transaction the timeout terminated: on a loaded machine the first statements
+            // of a fresh JVM can outlast it; Neo4j's own advice is a new transaction.
             if (c instanceof org.neo4j.graphdb.TransientFailureException
+                    || c instanceof org.neo4j.graphdb.TransactionTerminatedException
                     || c instanceof org.neo4j.dbms.api.DatabaseNotFoundException
                     || c.getClass().getSimpleName().contains("Unavailable")
                     || (c.getMessage() != null && c.getMessage().contains("not currently available"))) {
