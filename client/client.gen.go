@@ -12721,14 +12721,24 @@ type ShowCostsResponse struct {
 		ByModel            *[]interface{}          `json:"by_model"`
 		CostBreakdown      *map[string]interface{} `json:"cost_breakdown,omitempty"`
 		IncludeDescendants *bool                   `json:"include_descendants,omitempty"`
-		LedgerCoverage     map[string]interface{}  `json:"ledger_coverage"`
-		Pricing            *map[string]interface{} `json:"pricing,omitempty"`
-		SessionId          *int64                  `json:"session_id,omitempty"`
-		TokenBreakdown     *map[string]interface{} `json:"token_breakdown,omitempty"`
-		TopSessions        *[]interface{}          `json:"top_sessions,omitempty"`
-		Totals             map[string]interface{}  `json:"totals"`
-		UnpricedModels     *[]string               `json:"unpriced_models"`
-		Window             map[string]interface{}  `json:"window"`
+
+		// InjectedBlocks With session_id, what Zimmer's injected prompt blocks (session_hierarchy, human_messages) cost over the window, per block and model; a share of the spend, not an addition. Empty for the fleet or an agent root.
+		InjectedBlocks *[]struct {
+			Block           *string  `json:"block,omitempty"`
+			Bytes           *int64   `json:"bytes,omitempty"`
+			EstimatedTokens *int64   `json:"estimated_tokens,omitempty"`
+			ListPrice       *float32 `json:"list_price,omitempty"`
+			Model           *string  `json:"model,omitempty"`
+			Occurrences     *int64   `json:"occurrences,omitempty"`
+		} `json:"injected_blocks,omitempty"`
+		LedgerCoverage map[string]interface{}  `json:"ledger_coverage"`
+		Pricing        *map[string]interface{} `json:"pricing,omitempty"`
+		SessionId      *int64                  `json:"session_id,omitempty"`
+		TokenBreakdown *map[string]interface{} `json:"token_breakdown,omitempty"`
+		TopSessions    *[]interface{}          `json:"top_sessions,omitempty"`
+		Totals         map[string]interface{}  `json:"totals"`
+		UnpricedModels *[]string               `json:"unpriced_models"`
+		Window         map[string]interface{}  `json:"window"`
 	}
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
@@ -12748,14 +12758,24 @@ func (r ShowCostsResponse) GetJSON200() *struct {
 	ByModel            *[]interface{}          `json:"by_model"`
 	CostBreakdown      *map[string]interface{} `json:"cost_breakdown,omitempty"`
 	IncludeDescendants *bool                   `json:"include_descendants,omitempty"`
-	LedgerCoverage     map[string]interface{}  `json:"ledger_coverage"`
-	Pricing            *map[string]interface{} `json:"pricing,omitempty"`
-	SessionId          *int64                  `json:"session_id,omitempty"`
-	TokenBreakdown     *map[string]interface{} `json:"token_breakdown,omitempty"`
-	TopSessions        *[]interface{}          `json:"top_sessions,omitempty"`
-	Totals             map[string]interface{}  `json:"totals"`
-	UnpricedModels     *[]string               `json:"unpriced_models"`
-	Window             map[string]interface{}  `json:"window"`
+
+	// InjectedBlocks With session_id, what Zimmer's injected prompt blocks (session_hierarchy, human_messages) cost over the window, per block and model; a share of the spend, not an addition. Empty for the fleet or an agent root.
+	InjectedBlocks *[]struct {
+		Block           *string  `json:"block,omitempty"`
+		Bytes           *int64   `json:"bytes,omitempty"`
+		EstimatedTokens *int64   `json:"estimated_tokens,omitempty"`
+		ListPrice       *float32 `json:"list_price,omitempty"`
+		Model           *string  `json:"model,omitempty"`
+		Occurrences     *int64   `json:"occurrences,omitempty"`
+	} `json:"injected_blocks,omitempty"`
+	LedgerCoverage map[string]interface{}  `json:"ledger_coverage"`
+	Pricing        *map[string]interface{} `json:"pricing,omitempty"`
+	SessionId      *int64                  `json:"session_id,omitempty"`
+	TokenBreakdown *map[string]interface{} `json:"token_breakdown,omitempty"`
+	TopSessions    *[]interface{}          `json:"top_sessions,omitempty"`
+	Totals         map[string]interface{}  `json:"totals"`
+	UnpricedModels *[]string               `json:"unpriced_models"`
+	Window         map[string]interface{}  `json:"window"`
 } {
 	return r.JSON200
 }
@@ -22464,14 +22484,24 @@ func ParseShowCostsResponse(rsp *http.Response) (*ShowCostsResponse, error) {
 			ByModel            *[]interface{}          `json:"by_model"`
 			CostBreakdown      *map[string]interface{} `json:"cost_breakdown,omitempty"`
 			IncludeDescendants *bool                   `json:"include_descendants,omitempty"`
-			LedgerCoverage     map[string]interface{}  `json:"ledger_coverage"`
-			Pricing            *map[string]interface{} `json:"pricing,omitempty"`
-			SessionId          *int64                  `json:"session_id,omitempty"`
-			TokenBreakdown     *map[string]interface{} `json:"token_breakdown,omitempty"`
-			TopSessions        *[]interface{}          `json:"top_sessions,omitempty"`
-			Totals             map[string]interface{}  `json:"totals"`
-			UnpricedModels     *[]string               `json:"unpriced_models"`
-			Window             map[string]interface{}  `json:"window"`
+
+			// InjectedBlocks With session_id, what Zimmer's injected prompt blocks (session_hierarchy, human_messages) cost over the window, per block and model; a share of the spend, not an addition. Empty for the fleet or an agent root.
+			InjectedBlocks *[]struct {
+				Block           *string  `json:"block,omitempty"`
+				Bytes           *int64   `json:"bytes,omitempty"`
+				EstimatedTokens *int64   `json:"estimated_tokens,omitempty"`
+				ListPrice       *float32 `json:"list_price,omitempty"`
+				Model           *string  `json:"model,omitempty"`
+				Occurrences     *int64   `json:"occurrences,omitempty"`
+			} `json:"injected_blocks,omitempty"`
+			LedgerCoverage map[string]interface{}  `json:"ledger_coverage"`
+			Pricing        *map[string]interface{} `json:"pricing,omitempty"`
+			SessionId      *int64                  `json:"session_id,omitempty"`
+			TokenBreakdown *map[string]interface{} `json:"token_breakdown,omitempty"`
+			TopSessions    *[]interface{}          `json:"top_sessions,omitempty"`
+			Totals         map[string]interface{}  `json:"totals"`
+			UnpricedModels *[]string               `json:"unpriced_models"`
+			Window         map[string]interface{}  `json:"window"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err

@@ -72,6 +72,11 @@ type Config struct {
 	// neither the gate has no reading and is open on utilization.
 	SpotUtilization  map[string][2]float64
 	SpotTokenBudgets map[string][2]int64
+	// FleetScope narrows what acts on the whole fleet (the worker's sweeps and schedule
+	// triggers, the health actions) to sessions and triggers that mention it, and turns the
+	// graph-wide backlog job off, for processes that share a graph with others
+	// (ZIMMER_FLEET_SCOPE; blank acts on everything).
+	FleetScope string
 }
 
 // Variables lists every environment variable Load reads; docker-compose.yml is checked against it.
@@ -82,7 +87,7 @@ var Variables = []string{
 	"ZIMMER_WEB_USER", "ZIMMER_WEB_PASSWORD", "SLACK_SIGNING_SECRET", "ZIMMER_MCP_VARIABLES",
 	"ZIMMER_SLACK_MAPPED_ONLY", "ZIMMER_SECRETS_FILE", "ZIMMER_WORKSPACE_BUDGET_GB", "ZIMMER_PUSH_WEBHOOK_URL",
 	"ZIMMER_GITHUB_TOKEN", "ZIMMER_GITHUB_API_URL", "ZIMMER_SLACK_WORKSPACE_URL", "ZIMMER_SECRET_KEY",
-	"ZIMMER_SPOT_UTILIZATION", "ZIMMER_SPOT_TOKEN_BUDGETS",
+	"ZIMMER_SPOT_UTILIZATION", "ZIMMER_SPOT_TOKEN_BUDGETS", "ZIMMER_FLEET_SCOPE",
 }
 
 // Reserved reports whether an environment variable is Zimmer's own: one Load reads (its keys,
@@ -126,6 +131,7 @@ func Load(getenv func(string) string, requireKeys bool) (Config, error) {
 		GitHubToken:        strings.TrimSpace(getenv("ZIMMER_GITHUB_TOKEN")),
 		GitHubAPIURL:       cmp.Or(strings.TrimSpace(getenv("ZIMMER_GITHUB_API_URL")), "https://api.github.com"),
 		SlackWorkspaceURL:  strings.TrimSuffix(strings.TrimSpace(getenv("ZIMMER_SLACK_WORKSPACE_URL")), "/"),
+		FleetScope:         strings.TrimSpace(getenv("ZIMMER_FLEET_SCOPE")),
 	}
 	c.PublicURL = cmp.Or(getenv("ZIMMER_PUBLIC_URL"), "http://"+c.HTTPAddr)
 	if c.SecretKey != "" && len(c.SecretKey) < 32 {

@@ -3,7 +3,6 @@ package deploy_test
 import (
 	"bufio"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -12,14 +11,11 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"gopkg.in/yaml.v3"
 
 	"github.com/zimmerhq/zimmer/config"
@@ -824,7 +820,6 @@ func loadDashboard(t *testing.T) []panel {
 var (
 	metricNameRE  = regexp.MustCompile(`\b(?:zimmer|go|process)_[a-zA-Z0-9_]+`)
 	jobSelectorRE = regexp.MustCompile(`\bjob\s*(=~|=)\s*"([^"]*)"`)
-	fqNameRE      = regexp.MustCompile(`fqName: "([^"]+)"`)
 )
 
 // metricSet holds registered metric names; aggregates have _bucket, _count and _sum series.
@@ -842,65 +837,26 @@ func (s metricSet) has(name string) bool {
 	return false
 }
 
-// registeredMetrics lists what metrics.New() registers: the Go and process collectors via
-// Gather, and every exported collector field (vecs have no series until first used) via Describe;
-// plus what the worker registers on top (the runner's instruments, used once so they have
-// series, and the queue lanes' collector).
+// registeredMetrics is what Zimmer exports: the Go and process collectors (via Gather) and
+// metrics.Catalogue, which TestEveryCataloguedSeriesIsScrapedAfterRealTraffic holds to what a
+// real serve and worker export.
 func registeredMetrics(t *testing.T) metricSet {
 	t.Helper()
 	s := metricSet{plain: map[string]bool{}, aggregate: map[string]bool{}}
-	m := metrics.New()
-	runs := m.RegisterRuns()
-	runs.RunStarted("claude_code")
-	runs.RunFinished("claude_code", "needs_input", time.Second)
-	m.RegisterStoreProbe(func(context.Context) map[string]error { return map[string]error{"neo4j": nil} })
-	m.RegisterProvenance()
-	m.RegisterSpot(func(context.Context) (map[string]int, int, error) { return map[string]int{}, 0, nil })
-	m.RegisterLaneDepths(func() ([]metrics.LaneDepth, error) {
-		return []metrics.LaneDepth{{Lane: "agents", States: map[string]int{"pending": 0}}}, nil
-	})
-	families, err := m.Registry.Gather()
+	families, err := metrics.New().Registry.Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
 	for _, f := range families {
-		switch f.GetType().String() {
-		case "HISTOGRAM", "SUMMARY", "GAUGE_HISTOGRAM":
-			s.aggregate[f.GetName()] = true
-		default:
+		if !strings.HasPrefix(f.GetName(), "zimmer_") {
 			s.plain[f.GetName()] = true
 		}
 	}
-	v := reflect.ValueOf(m).Elem()
-	for i := range v.NumField() {
-		field := v.Type().Field(i)
-		if !field.IsExported() || (v.Field(i).Kind() == reflect.Pointer && v.Field(i).IsNil()) {
-			continue
-		}
-		c, ok := v.Field(i).Interface().(prometheus.Collector)
-		if !ok {
-			continue
-		}
-		_, observer := c.(prometheus.Observer)
-		_, hist := c.(*prometheus.HistogramVec)
-		_, summary := c.(*prometheus.SummaryVec)
-		into := s.plain
-		if observer || hist || summary {
-			into = s.aggregate
-		}
-		ch := make(chan *prometheus.Desc)
-		go func() { c.Describe(ch); close(ch) }()
-		var described int
-		for d := range ch {
-			match := fqNameRE.FindStringSubmatch(d.String())
-			if match == nil {
-				t.Fatalf("Metrics.%s: cannot read the name from %s", field.Name, d)
-			}
-			into[match[1]] = true
-			described++
-		}
-		if described == 0 {
-			t.Errorf("Metrics.%s describes no metric", field.Name)
+	for _, series := range metrics.Catalogue {
+		if series.Type == "histogram" {
+			s.aggregate[series.Name] = true
+		} else {
+			s.plain[series.Name] = true
 		}
 	}
 	return s

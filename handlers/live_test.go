@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -391,6 +392,59 @@ func TestALiveSessionStreamAppendsWhatTheTranscriptGains(t *testing.T) {
 		if !seen[panel] {
 			t.Errorf("the stream did not bring the page's %s panel up to date on connecting", panel)
 		}
+	}
+}
+
+// The stream a session page opens sends, on connecting, only the panels that changed since the
+// page was rendered: an unchanged panel is never swapped under its reader (which would close
+// whatever they just opened in it).
+func TestALiveSessionPageRedrawsOnlyWhatChangedSinceItWasRendered(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	s := h.session(t, nil)
+	h.writeTranscript(t, s.ID, `{"type":"zimmer_turn","turn":1,"reason":"initial","prompt":"go"}`)
+	tests := []struct {
+		name   string
+		change func()
+		want   []string
+	}{
+		{"nothing changed", func() {}, nil},
+		{"a log line was written", func() {
+			if _, err := h.store.AppendLog(context.Background(), session.LogInfo, "written after the page.", s.ID); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"logs"}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := h.request(t, http.MethodGet, fmt.Sprintf("/sessions/%d", s.ID), nil)
+			live := regexp.MustCompile(`sse-connect="(/sessions/\d+/live\?[^"]+)"`).FindStringSubmatch(p.body)
+			if live == nil || !strings.Contains(live[1], "shown=") {
+				t.Fatalf("the page should tell its stream what it shows: %v", live)
+			}
+			tt.change()
+			marker := fmt.Sprintf("marker %d", i)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				f, err := os.OpenFile(transcript.Path(h.dataDir, s.ID), os.O_APPEND|os.O_WRONLY, 0)
+				if err == nil {
+					_, _ = f.WriteString(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"` + marker + `"}]}}` + "\n")
+					_ = f.Close()
+				}
+			}()
+			var panels []string
+			h.events(t, ctx, html.UnescapeString(live[1]), func(event, data string) bool {
+				if event == "transcript" {
+					return strings.Contains(data, marker)
+				}
+				panels = append(panels, event)
+				return false
+			})
+			if fmt.Sprint(panels) != fmt.Sprint(tt.want) {
+				t.Errorf("panels sent before the transcript line: %v, want %v", panels, tt.want)
+			}
+		})
 	}
 }
 

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -33,5 +37,42 @@ func TestTheRankedPageStartsAParkedSessionNow(t *testing.T) {
 	redirected(t, h.post(t, fmt.Sprintf("/sessions/%d/start_now", parked.ID), url.Values{}))
 	if got := h.get(t, parked.ID); got.Status != session.StatusRunning {
 		t.Fatalf("Start now resumes it: %s", got.Status)
+	}
+}
+
+// In a browser: the Ranked page lists a parked session with its class, Start now runs it at
+// once (the session page says so), and the queue no longer holds it.
+func TestTheRankedPageInABrowserStartsAParkedSessionNow(t *testing.T) {
+	h := setupHumans(t, humansOpts{})
+	title := graphtest.Unique(t, "Parked for quota")
+	parked := h.session(t, func(d *session.Session) {
+		d.Status, d.Title, d.Precedence = session.StatusNeedsInput, &title, session.MaxPrecedence-1 // the head of a shared queue
+		d.Metadata[session.MetaRuntimeStarted] = true
+	})
+	if _, _, err := h.ops.PauseIntoSpotQueue(context.Background(), parked.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	row := fmt.Sprintf("ranked-%d", parked.ID)
+	b := browser(t)
+	handlerstest.Step(t, b, "open the Ranked page",
+		chromedp.Navigate(h.srv.URL+"/ranked"),
+		chromedp.WaitVisible(chromedp.ID(row)),
+	)
+	if text := handlerstest.Text(t, b, "#"+row); !strings.Contains(text, title) || !strings.Contains(text, "Start now") {
+		t.Fatalf("the queued session's row: %q", text)
+	}
+	handlerstest.Step(t, b, "start it now",
+		chromedp.Click(fmt.Sprintf("#%s button", row)),
+		chromedp.WaitVisible(chromedp.CSS(".notice")),
+	)
+	if got := h.get(t, parked.ID); got.Status != session.StatusRunning {
+		t.Fatalf("Start now resumes it: %s", got.Status)
+	}
+	handlerstest.Step(t, b, "back to the Ranked page",
+		chromedp.Navigate(h.srv.URL+"/ranked"),
+		chromedp.WaitVisible(chromedp.ID("ranked")),
+	)
+	if n := handlerstest.Value(t, b, "count the session's rows", chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll("#%s").length`, row))); n != 0 {
+		t.Fatalf("the started session is still in the spot queue (%d rows)", n)
 	}
 }

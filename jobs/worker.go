@@ -15,6 +15,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/zimmerhq/zimmer/jobs/tasks"
+	"github.com/zimmerhq/zimmer/metrics"
 )
 
 // Worker serves every lane that has handlers, one Asynq server per lane with its own
@@ -31,6 +32,7 @@ type Worker struct {
 	// A counter rather than a WaitGroup: a task dequeued just before the stop may start while
 	// the shutdown is already waiting.
 	running atomic.Int64
+	slots   *metrics.Lanes // nil counts nothing
 }
 
 // NewWorker prepares a worker on the queue's Redis. grace bounds how long a shutdown waits for
@@ -38,6 +40,9 @@ type Worker struct {
 func NewWorker(q *tasks.Queue, log *slog.Logger, grace time.Duration) *Worker {
 	return &Worker{queue: q, log: log, muxes: map[string]*asynq.ServeMux{}, grace: grace, delays: map[string]func(int) time.Duration{}}
 }
+
+// CountSlots makes the worker export each lane's configured concurrency and the tasks it runs.
+func (w *Worker) CountSlots(l *metrics.Lanes) { w.slots = l }
 
 // pollInterval is how often an idle lane asks Redis for work.
 const pollInterval = 200 * time.Millisecond
@@ -52,6 +57,7 @@ func (w *Worker) Handle(lane, typ string, h asynq.HandlerFunc) {
 	mux.HandleFunc(typ, func(ctx context.Context, t *asynq.Task) error {
 		w.running.Add(1)
 		defer w.running.Add(-1)
+		defer w.slots.Begin(lane)()
 		return h(ctx, t)
 	})
 }
@@ -139,6 +145,7 @@ func (w *Worker) start(base context.Context) ([]*asynq.Server, error) {
 			return nil, fmt.Errorf("start lane %s: %w", lane, err)
 		}
 		servers = append(servers, srv)
+		w.slots.Serving(lane, tasks.LaneConcurrency[lane])
 		w.log.Info("lane serving", "lane", lane, "concurrency", tasks.LaneConcurrency[lane])
 	}
 	return servers, nil

@@ -29,6 +29,7 @@ type Metrics struct {
 	Notifications    *Notifications
 	TriggerFires     *prometheus.CounterVec // metrics/triggers.go
 	WakeUps          *prometheus.CounterVec
+	HealthActions    *prometheus.CounterVec // metrics/ops.go
 }
 
 // New registers the Go and process collectors and Zimmer's own instruments.
@@ -61,6 +62,7 @@ func New() *Metrics {
 		}, []string{"forced"}),
 	}
 	m.Credentials = credentials(reg)
+	m.HealthActions = healthActions(reg)
 	m.UncleEdges = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "zimmer_uncle_edge_outcomes_total",
 		Help: "RecordUncleEdge decisions by outcome (created, inverted, already_senior, would_create_cycle, self, no_actor_declared, error).",

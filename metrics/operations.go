@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -29,35 +28,21 @@ const storeProbeTTL = 10 * time.Second
 // storeUp exports zimmer_store_up{store}: 1 when the store answered its last ping.
 type storeUp struct {
 	desc  *prometheus.Desc
-	probe func(context.Context) map[string]error
-
-	mu    sync.Mutex
-	at    time.Time
-	state map[string]error
+	state *cached[map[string]error]
 }
 
 // RegisterStoreProbe exports whether each store the probe names (neo4j, redis) answers.
 func (m *Metrics) RegisterStoreProbe(probe func(context.Context) map[string]error) {
-	m.Registry.MustRegister(&storeUp{probe: probe,
-		desc: prometheus.NewDesc("zimmer_store_up", "1 when the store answered this process's last ping (cached 10 s).", []string{"store"}, nil)})
+	m.Registry.MustRegister(&storeUp{
+		state: &cached[map[string]error]{ttl: storeProbeTTL, read: func(ctx context.Context) (map[string]error, error) { return probe(ctx), nil }},
+		desc:  prometheus.NewDesc("zimmer_store_up", "1 when the store answered this process's last ping (cached 10 s).", []string{"store"}, nil)})
 }
 
 func (s *storeUp) Describe(ch chan<- *prometheus.Desc) { ch <- s.desc }
 
 func (s *storeUp) Collect(ch chan<- prometheus.Metric) {
-	s.mu.Lock()
-	if time.Since(s.at) > storeProbeTTL {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		s.state, s.at = s.probe(ctx), time.Now()
-		cancel()
-	}
-	state := s.state
-	s.mu.Unlock()
+	state, _ := s.state.get()
 	for name, err := range state {
-		up := 0.0
-		if err == nil {
-			up = 1
-		}
-		ch <- prometheus.MustNewConstMetric(s.desc, prometheus.GaugeValue, up, name)
+		ch <- prometheus.MustNewConstMetric(s.desc, prometheus.GaugeValue, boolValue(err == nil), name)
 	}
 }

@@ -11,6 +11,7 @@ type Runs struct {
 	Started  *prometheus.CounterVec
 	Finished *prometheus.CounterVec
 	Duration *prometheus.HistogramVec
+	Troubles *prometheus.CounterVec // metrics/ops.go
 }
 
 // RegisterRuns adds the session runner's instruments to the registry.
@@ -31,6 +32,7 @@ func (m *Metrics) RegisterRuns() *Runs {
 		}, []string{"runtime", "outcome"}),
 	}
 	m.Registry.MustRegister(r.Started, r.Finished, r.Duration)
+	r.Troubles = troubles(m.Registry)
 	return r
 }
 

@@ -96,12 +96,14 @@ func always(entry string) func(bool) string { return func(bool) string { return 
 // WebCreateParams are the new-session form's fields.
 type WebCreateParams struct {
 	AgentRoot, Title, Prompt string
+	MCPServers               *[]string // the picker's ticked servers; nil: the root's defaults
 }
 
 // WebCreateSession creates a session from the web UI's form (genesis web_ui) and records the
 // prompt as web_ui.new_session. A blank prompt (a session started without one) records nothing.
 func (s *Service) WebCreateSession(ctx context.Context, p WebCreateParams) (Created, error) {
-	cp := CreateParams{AgentRoot: nonBlank(p.AgentRoot), Title: nonBlank(p.Title), Prompt: nonBlank(p.Prompt), ExplicitGenesis: session.GenesisWebUI}
+	cp := CreateParams{AgentRoot: nonBlank(p.AgentRoot), Title: nonBlank(p.Title), Prompt: nonBlank(p.Prompt), MCPServers: p.MCPServers,
+		ExplicitGenesis: session.GenesisWebUI}
 	cp.captured = s.capturing(s.webWords(ctx, p.Prompt, always(EntryWebNewSession)))
 	return s.Create(ctx, cp)
 }

@@ -1,6 +1,8 @@
 package orchestrator
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/zimmerhq/zimmer/catalog"
@@ -33,6 +35,12 @@ var connectorTodo = map[catalog.State]string{
 // Connectors lists every catalog MCP server with its readiness, those that cannot start first.
 func (s *Service) Connectors() []Connector {
 	cat, ready := s.Readiness()
+	return connectors(cat, ready, true)
+}
+
+// connectors is every catalog server's Connector by name, with the ones that cannot start first
+// or last.
+func connectors(cat *catalog.Catalog, ready map[string]catalog.Readiness, blockedFirst bool) []Connector {
 	out := make([]Connector, 0, len(cat.MCPServers))
 	for name, a := range cat.MCPServers {
 		r := ready[name]
@@ -48,9 +56,34 @@ func (s *Service) Connectors() []Connector {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Blocks != out[j].Blocks {
-			return out[i].Blocks
+			return out[i].Blocks == blockedFirst
 		}
 		return out[i].Name < out[j].Name
 	})
+	return out
+}
+
+// ServerOption is one catalog MCP server in a picker (the new-session form, the session page's
+// server form).
+type ServerOption struct {
+	Connector
+	DefaultIn []string // the agent roots that attach it by default
+}
+
+// MCPServerOptions is what the MCP-server pickers offer: every catalog server from the same
+// readiness answer as get_configs, those that can start first and the rest after them (a
+// picker badges them with the reason rather than hiding them: a human can fix most reasons).
+func (s *Service) MCPServerOptions() []ServerOption {
+	cat, ready := s.Readiness()
+	var out []ServerOption
+	for _, c := range connectors(cat, ready, false) {
+		o := ServerOption{Connector: c}
+		for _, root := range slices.Sorted(maps.Keys(cat.Roots)) {
+			if slices.Contains(cat.Roots[root].DefaultMCPServers, c.Name) {
+				o.DefaultIn = append(o.DefaultIn, root)
+			}
+		}
+		out = append(out, o)
+	}
 	return out
 }

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
@@ -21,6 +23,24 @@ type CostQuery struct {
 	AgentRoot          string
 	SessionID          int64
 	IncludeDescendants bool
+}
+
+// ParseCostQuery reads a report's window and scope from a query string (REST GET /costs, the
+// Costs page): days, from, to, agent_root, session_id and include_descendants ("true" or "1").
+// A session_id that is not a positive id is a ValidationError; an unreadable days is the default.
+func ParseCostQuery(v url.Values) (CostQuery, error) {
+	days, _ := strconv.Atoi(v.Get("days"))
+	flag := v.Get("include_descendants")
+	q := CostQuery{Days: days, From: v.Get("from"), To: v.Get("to"), AgentRoot: v.Get("agent_root"),
+		IncludeDescendants: flag == "true" || flag == "1"}
+	if raw := v.Get("session_id"); raw != "" {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 {
+			return q, invalid("Validation failed", "session_id must be a positive integer")
+		}
+		q.SessionID = id
+	}
+	return q, nil
 }
 
 // Window bounds (reference: days 1..365, default 7; a span of at most 365 days).
@@ -81,8 +101,24 @@ type CostReport struct {
 	ByModel            []CostLine          `json:"by_model"`
 	TopSessions        []CostLine          `json:"top_sessions"`
 	UnpricedModels     []string            `json:"unpriced_models"`
+	InjectedBlocks     []InjectedLine      `json:"injected_blocks"`
 	LedgerCoverage     LedgerCoverage      `json:"ledger_coverage"`
 	Pricing            *pricing.Table      `json:"pricing"`
+}
+
+// InjectedLine is one prompt block Zimmer injected into a session's turns (session_hierarchy,
+// human_messages), summed over the report's window per model: how often it was sent, its bytes,
+// the tokens estimated for them (pricing.EstimateTokens) and their list price as fresh input at
+// that model's rate. It is a share of the spend above, not an addition to it, and it counts
+// each sending once: a block re-read from the prompt cache on a turn's later requests is not
+// attributed to it.
+type InjectedLine struct {
+	Block       string  `json:"block"`
+	Model       string  `json:"model"`
+	Occurrences int64   `json:"occurrences"`
+	Bytes       int64   `json:"bytes"`
+	Tokens      int64   `json:"estimated_tokens"`
+	ListPrice   float64 `json:"list_price"`
 }
 
 // costWindow resolves the window: from/to when either parses (to defaults to today, from to
@@ -152,16 +188,64 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	cov, err := s.ledgerCoverage(ctx)
+	cov, err := s.LedgerCoverage(ctx)
 	if err != nil {
 		return nil, err
 	}
 	r := priceRows(rows, prices)
+	if q.SessionID != 0 {
+		blocks, err := s.store.InjectedBlockRows(ctx, q.SessionID, q.IncludeDescendants, w.from, w.to)
+		if err != nil {
+			return nil, err
+		}
+		r.priceInjected(blocks, prices)
+	}
 	r.Window, r.AgentRoot, r.SessionID, r.IncludeDescendants, r.LedgerCoverage = w, q.AgentRoot, q.SessionID, q.IncludeDescendants, cov
 	return r, nil
 }
 
-func (s *Service) ledgerCoverage(ctx context.Context) (LedgerCoverage, error) {
+// Other is the metrics' label for a model without a rate or an agent root not in the catalog.
+const Other = "other"
+
+// CostCensus is the last 24 hours' spend at list price for the metrics: by model family (the
+// price list's) and by agent root (the catalog's), each with Other for the rest, every label
+// present whether spent or not, so the series are bounded and steady.
+func (s *Service) CostCensus(ctx context.Context) (byModel, byRoot map[string]float64, err error) {
+	prices, err := s.Prices()
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.now()
+	rows, err := s.store.CostRows(ctx, graph.CostScope{From: now.Add(-24 * time.Hour), To: now})
+	if err != nil {
+		return nil, nil, err
+	}
+	byModel, byRoot = map[string]float64{Other: 0}, map[string]float64{Other: 0}
+	for _, f := range prices.Families() {
+		byModel[f] = 0
+	}
+	for name := range s.Catalog().Roots {
+		byRoot[name] = 0
+	}
+	for _, row := range rows {
+		c, _ := prices.Price(row.Model, row.TokenCounts)
+		family, ok := prices.Family(row.Model)
+		if !ok {
+			family = Other
+		}
+		root := row.AgentRoot
+		if _, known := byRoot[root]; !known {
+			root = Other
+		}
+		byModel[family] += c.Total
+		byRoot[root] += c.Total
+	}
+	return byModel, byRoot, nil
+}
+
+// LedgerCoverage says how complete the ledger is: the transcript sweep's progress and the
+// oldest request held.
+func (s *Service) LedgerCoverage(ctx context.Context) (LedgerCoverage, error) {
 	b, err := s.LedgerBackfill(ctx)
 	if err != nil {
 		return LedgerCoverage{}, err
@@ -179,7 +263,8 @@ func (s *Service) ledgerCoverage(ctx context.Context) (LedgerCoverage, error) {
 
 // priceRows prices the grouped rows and folds them into the report's breakdowns.
 func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
-	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{}}
+	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{},
+		InjectedBlocks: []InjectedLine{}}
 	days, roots, models, sessions := map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}
 	unpriced := map[string]bool{}
 	add := func(into map[string]*CostLine, key string, c pricing.Cost, row graph.CostRow) *CostLine {
@@ -220,6 +305,19 @@ func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 	}
 	slices.Sort(r.UnpricedModels)
 	return r
+}
+
+// priceInjected prices the injected blocks as input tokens, naming a model without a rate.
+func (r *CostReport) priceInjected(rows []graph.InjectedBlockRow, prices *pricing.Table) {
+	for _, row := range rows {
+		c, priced := prices.Price(row.Model, session.TokenCounts{InputTokens: row.Tokens})
+		if model := cmp.Or(row.Model, "(unnamed model)"); !priced && !slices.Contains(r.UnpricedModels, model) {
+			r.UnpricedModels = append(r.UnpricedModels, model)
+			slices.Sort(r.UnpricedModels)
+		}
+		r.InjectedBlocks = append(r.InjectedBlocks, InjectedLine{Block: row.Block, Model: row.Model, Occurrences: row.Occurrences,
+			Bytes: row.Bytes, Tokens: row.Tokens, ListPrice: c.Total})
+	}
 }
 
 func sortedLines(m map[string]*CostLine, order func(a, b CostLine) int) []CostLine {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -148,5 +149,51 @@ func TestTheBackfillSweepsEveryTranscriptOnceAndASecondAskJoinsIt(t *testing.T) 
 		if rows, err := e.Ops.TokenUsage(ctx, id); err != nil || len(rows) != map[int64]int{a.ID: 3, b.ID: 1}[id] {
 			t.Errorf("session #%d after two sweeps: %d rows, %v", id, len(rows), err)
 		}
+	}
+}
+
+// The metrics' spend census labels by the price list's families and the catalog's roots, each
+// with "other" for the rest, lists every label whether spent or not, and sums the last day.
+func TestTheCostCensusIsBoundedByThePriceListAndTheCatalog(t *testing.T) {
+	family, root := graphtest.Unique(t, "family"), graphtest.Unique(t, "root")
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"roots.json":  fmt.Sprintf(`{%q: {"url": "file:///tmp/nowhere"}}`, root),
+		"mcp.json":    `{}`,
+		"prices.json": fmt.Sprintf(`{"models": {%q: {"input": 1, "output": 2}}, "web_search_per_thousand": 10}`, family),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB, CatalogDir: dir})
+	ctx := context.Background()
+	s := graphtest.Session(t, e.Store, nil)
+	now := time.Now()
+	if _, err := e.Store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{
+		{RequestID: graphtest.Unique(t, "ours"), Model: "x-" + family + "-1", AgentRoot: root, CalledAt: now.Add(-time.Hour),
+			TokenCounts: session.TokenCounts{InputTokens: 1_000_000}}, // $1
+		{RequestID: graphtest.Unique(t, "stray"), Model: graphtest.Unique(t, "mystery"), AgentRoot: graphtest.Unique(t, "elsewhere"), CalledAt: now.Add(-time.Hour),
+			TokenCounts: session.TokenCounts{WebSearchRequests: 100}}, // $1 in searches, on no family and no known root
+		{RequestID: graphtest.Unique(t, "old"), Model: "x-" + family + "-1", AgentRoot: root, CalledAt: now.Add(-25 * time.Hour),
+			TokenCounts: session.TokenCounts{InputTokens: 1_000_000}}, // older than a day
+	}); err != nil {
+		t.Fatal(err)
+	}
+	byModel, byRoot, err := e.Ops.CostCensus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := slices.Sorted(maps.Keys(byModel)); !slices.Equal(keys, []string{family, orchestrator.Other}) {
+		t.Errorf("model labels %v, want the price list's family and %q", keys, orchestrator.Other)
+	}
+	if keys := slices.Sorted(maps.Keys(byRoot)); !slices.Equal(keys, []string{orchestrator.Other, root}) {
+		t.Errorf("root labels %v, want the catalog's root and %q", keys, orchestrator.Other)
+	}
+	if math.Abs(byModel[family]-1) > 1e-9 || math.Abs(byRoot[root]-1) > 1e-9 {
+		t.Errorf("the last day's spend: family $%v, root $%v, want $1 each", byModel[family], byRoot[root])
+	}
+	if byModel[orchestrator.Other] < 1-1e-9 || byRoot[orchestrator.Other] < 1-1e-9 {
+		t.Errorf("the stray request's $1 is not under %q: models %v, roots %v", orchestrator.Other, byModel, byRoot)
 	}
 }

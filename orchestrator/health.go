@@ -86,6 +86,23 @@ func (s *Service) SystemHealth(ctx context.Context) HealthReport {
 	return r
 }
 
+// SessionCensus counts the sessions in every status (one index seek each), for the
+// sessions-by-status gauge.
+func (s *Service) SessionCensus(ctx context.Context) (map[string]int64, error) {
+	byStatus, err := s.store.SessionsByStatus(ctx)
+	out := make(map[string]int64, len(byStatus))
+	for status, n := range byStatus {
+		out[string(status)] = n
+	}
+	return out, err
+}
+
+// QueueRecoveryOn reports whether queue recovery mode halts the lanes now.
+func (s *Service) QueueRecoveryOn(ctx context.Context) (bool, error) {
+	st, err := s.queue.Recovery(ctx, s.now())
+	return st.Active(), err
+}
+
 // Now is the service's clock, in UTC.
 func (s *Service) Now() time.Time { return s.now().UTC() }
 

@@ -28,6 +28,45 @@ const (
 	ActionArchiveOld       = "archive_old"
 )
 
+// The queue levers' action names (the throttled ones are above).
+const (
+	ActionEnterQueueRecovery   = "enter_queue_recovery_mode"
+	ActionExitQueueRecovery    = "exit_queue_recovery_mode"
+	ActionPreviewQueuedJobs    = "preview_queued_jobs"
+	ActionDiscardQueuedJobs    = "discard_queued_jobs"
+	ActionRescheduleQueuedJobs = "reschedule_queued_jobs"
+)
+
+// HealthActionObserver counts health actions by outcome; metrics implement it (optional on
+// Observer). Counted here, where every surface's action runs, so REST and MCP add up.
+type HealthActionObserver interface {
+	ObserveHealthAction(action, outcome string)
+}
+
+// counted reports action's outcome to the observer and returns err unchanged.
+func (s *Service) counted(action string, err error) error {
+	o, ok := s.obs.(HealthActionObserver)
+	if !ok {
+		return err
+	}
+	var limited *RateLimitedError
+	var invalid *ValidationError
+	outcome := "ok"
+	switch {
+	case err == nil:
+	case errors.As(err, &limited):
+		outcome = "rate_limited"
+	case errors.Is(err, ErrRateLimitUnavailable), errors.Is(err, ErrQueueRecoveryUnavailable):
+		outcome = "unavailable"
+	case errors.As(err, &invalid):
+		outcome = "refused"
+	default:
+		outcome = "error"
+	}
+	o.ObserveHealthAction(action, outcome)
+	return err
+}
+
 // RateLimitedError refuses a throttled action run again within the cooldown.
 type RateLimitedError struct{ RetryAfter time.Duration }
 
@@ -119,7 +158,7 @@ func (s *Service) CleanupProcesses(ctx context.Context) (ProcessCleanup, error) 
 		}
 		return nil
 	})
-	return out, err
+	return out, s.counted(ActionCleanupProcesses, err)
 }
 
 // releaseProcess drops a session's record of pid, unless the session runs again or records
@@ -159,7 +198,7 @@ const (
 func (s *Service) RetrySessions(ctx context.Context, ids []int64) (SessionRetry, error) {
 	out := SessionRetry{Retried: []int64{}, Failed: []SessionProblem{}, Skipped: []SessionProblem{}}
 	if len(ids) > maxRetryIDs {
-		return out, invalid("Invalid session_ids", fmt.Sprintf("at most %d sessions per call (got %d)", maxRetryIDs, len(ids)))
+		return out, s.counted(ActionRetrySessions, invalid("Invalid session_ids", fmt.Sprintf("at most %d sessions per call (got %d)", maxRetryIDs, len(ids))))
 	}
 	err := s.throttled(ctx, ActionRetrySessions, func() error {
 		if len(ids) == 0 {
@@ -192,7 +231,7 @@ func (s *Service) RetrySessions(ctx context.Context, ids []int64) (SessionRetry,
 		}
 		return nil
 	})
-	return out, err
+	return out, s.counted(ActionRetrySessions, err)
 }
 
 // problemText is an operation's refusal as one sentence for a result list.
@@ -245,7 +284,7 @@ func (s *Service) ArchiveOld(ctx context.Context, days int) (OldArchive, error) 
 		}
 		return nil
 	})
-	return out, err
+	return out, s.counted(ActionArchiveOld, err)
 }
 
 // Queue recovery mode's window: 60 minutes unless told, 5 to 240.
@@ -264,28 +303,28 @@ func (s *Service) EnterQueueRecovery(ctx context.Context, reason string, ttlMinu
 	ttl := time.Duration(min(max(ttlMinutes, minRecoveryMinutes), maxRecoveryMinutes)) * time.Minute
 	st, err := s.queue.EnterRecovery(ctx, s.now(), ttl, strings.TrimSpace(reason), by)
 	if err != nil {
-		return recoveryReport(st, err), err
+		return recoveryReport(st, err), s.counted(ActionEnterQueueRecovery, err)
 	}
 	s.log.Warn("queue recovery mode on", "halted", tasks.HaltedLanes(), "expires_at", st.Mode.ExpiresAt, "reason", st.Mode.Reason, "by", st.Mode.EnteredBy)
-	return recoveryReport(st, nil), nil
+	return recoveryReport(st, nil), s.counted(ActionEnterQueueRecovery, nil)
 }
 
 // ExitQueueRecovery resumes the halted lanes; wasOn reports whether a halt was in force.
 func (s *Service) ExitQueueRecovery(ctx context.Context) (report RecoveryReport, wasOn bool, err error) {
 	st, wasOn, err := s.queue.ExitRecovery(ctx, s.now())
 	if err != nil {
-		return recoveryReport(st, err), wasOn, err
+		return recoveryReport(st, err), wasOn, s.counted(ActionExitQueueRecovery, err)
 	}
 	if wasOn {
 		s.log.Warn("queue recovery mode off: lanes resumed", "lanes", tasks.HaltedLanes())
 	}
-	return recoveryReport(st, nil), wasOn, nil
+	return recoveryReport(st, nil), wasOn, s.counted(ActionExitQueueRecovery, nil)
 }
 
 // PreviewQueuedJobs counts what a maintenance scope selects now.
 func (s *Service) PreviewQueuedJobs(sc tasks.JobScope) (tasks.JobMatch, error) {
 	m, err := s.queue.MatchQueued(sc)
-	return m, refusal(err)
+	return m, s.counted(ActionPreviewQueuedJobs, refusal(err))
 }
 
 // DiscardQueuedJobs deletes the tasks a scope selects when expected is exactly the count a
@@ -296,7 +335,7 @@ func (s *Service) DiscardQueuedJobs(ctx context.Context, sc tasks.JobScope, expe
 		s.log.Warn("queued jobs discarded", "job_class", sc.Type, "queue_name", sc.Lane, "discarded", r.Affected,
 			"by_job_class", r.Breakdown(), "skipped", len(r.Skipped), "caller", callerOf(ctx))
 	}
-	return r, refusal(err)
+	return r, s.counted(ActionDiscardQueuedJobs, refusal(err))
 }
 
 // MaxRescheduleMinutes is the furthest a reschedule moves tasks: seven days.
@@ -311,7 +350,7 @@ func (s *Service) RescheduleQueuedJobs(ctx context.Context, sc tasks.JobScope, e
 		s.log.Warn("queued jobs rescheduled", "job_class", sc.Type, "queue_name", sc.Lane, "rescheduled", r.Affected,
 			"scheduled_at", at, "by_job_class", r.Breakdown(), "skipped", len(r.Skipped), "caller", callerOf(ctx))
 	}
-	return r, at, refusal(err)
+	return r, at, s.counted(ActionRescheduleQueuedJobs, refusal(err))
 }
 
 // refusal turns the queue's refusals into the operations' validation error.

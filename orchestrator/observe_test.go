@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
 	"github.com/zimmerhq/zimmer/session"
@@ -20,6 +22,13 @@ type counts struct {
 	mu       sync.Mutex
 	created  map[string]int // "genesis/result"
 	archived map[bool]int
+	health   map[string]int // "action/outcome"
+}
+
+func (c *counts) ObserveHealthAction(action, outcome string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.health[action+"/"+outcome]++
 }
 
 func (c *counts) ObserveUncleEdge(string)    {}
@@ -80,5 +89,41 @@ func TestCreationsAndArchivesAreCountedByTheOperations(t *testing.T) {
 	}
 	if created != 2 || c.created[string(session.GenesisAPI)+"/replayed"] != 1 || replayed != 1 || c.archived[true] != 1 {
 		t.Fatalf("created %v (want the create and the fork, and one replay), archived %v (want one forced)", c.created, c.archived)
+	}
+}
+
+// Health actions are counted by outcome where they run, so REST and MCP add up: one that ran,
+// one inside the caller's cooldown, one refused for a wrong expected_count, and one Redis could
+// not throttle.
+func TestHealthActionsAreCountedByOutcome(t *testing.T) {
+	c := &counts{health: map[string]int{}}
+	env := newHealthEnv(t, orchestratortest.Options{Observer: c})
+	ctx := context.Background()
+	key := graphtest.Unique(t, "health-key")
+	if _, err := env.Ops.ArchiveOld(asCaller(key), 365); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Ops.ArchiveOld(asCaller(key), 365); err == nil {
+		t.Fatal("a second archive_old within the cooldown ran")
+	}
+	if _, err := env.Ops.DiscardQueuedJobs(ctx, tasks.JobScope{Type: tasks.TypeStatusSummary}, 5); err == nil {
+		t.Fatal("a discard expecting 5 of an empty scope ran")
+	}
+	if _, err := env.Ops.EnterQueueRecovery(ctx, "counted", 0, "tester"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := env.Ops.ExitQueueRecovery(ctx); err != nil {
+		t.Fatal(err)
+	}
+	env.redis.Stop()
+	if _, err := env.Ops.CleanupProcesses(asCaller(key)); err == nil {
+		t.Fatal("cleanup ran with Redis stopped")
+	}
+	want := map[string]int{"archive_old/ok": 1, "archive_old/rate_limited": 1, "discard_queued_jobs/refused": 1,
+		"enter_queue_recovery_mode/ok": 1, "exit_queue_recovery_mode/ok": 1, "cleanup_processes/unavailable": 1}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !maps.Equal(c.health, want) {
+		t.Fatalf("counted %v; want %v", c.health, want)
 	}
 }

@@ -1,10 +1,13 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/pricing"
 	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/roster"
 	"github.com/zimmerhq/zimmer/session"
@@ -63,29 +66,51 @@ func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (
 // PromptBlocks is what the session runner appends after <session-notes> on the initial spawn
 // and every follow-up: pointer or full blocks as the provenance_via_mcp_enabled setting says.
 func (s *Service) PromptBlocks(ctx context.Context, sessionID int64) (string, error) {
+	blocks, err := s.promptBlocks(ctx, sessionID)
+	return provenance.JoinBlocks(blocks), err
+}
+
+func (s *Service) promptBlocks(ctx context.Context, sessionID int64) ([]provenance.Block, error) {
 	app, err := s.store.AppSettings(ctx)
 	if err != nil {
-		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
+		return nil, fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}
 	rec, err := s.Provenance(ctx, sessionID)
 	if err != nil {
-		return "", fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
+		return nil, fmt.Errorf("prompt blocks of session %d: %w", sessionID, err)
 	}
-	return provenance.PromptBlocks(rec, provenance.ModeFor(app.ProvenanceViaMCPEnabled), s.now()), nil
+	return provenance.Blocks(rec, provenance.ModeFor(app.ProvenanceViaMCPEnabled), s.now()), nil
 }
 
 // TurnPrompt is the prompt a turn of sess sends its agent: task (what the turn's job carries)
 // with the session's goal and notes and the provenance blocks, as provenance.Prompt assembles
 // them. The blocks are context, not the task: a turn whose blocks cannot be read goes without.
+// The blocks sent are tallied on the session, which is what the Costs page prices them from.
 func (s *Service) TurnPrompt(ctx context.Context, sess *session.Session, task string) string {
-	blocks, err := s.PromptBlocks(ctx, sess.ID)
+	injected, err := s.promptBlocks(ctx, sess.ID)
 	if err != nil {
 		s.log.Warn("prompt blocks left out", "session_id", sess.ID, "err", err)
 	}
+	s.tallyInjected(ctx, sess, injected)
+	blocks := provenance.JoinBlocks(injected)
 	if mcp := UnavailableMCPBlock(sess); mcp != "" {
 		blocks = strings.TrimSpace(blocks + "\n\n" + mcp)
 	}
 	return provenance.Prompt(task, deref(sess.Goal, ""), deref(sess.SessionNotes, ""), blocks)
+}
+
+// tallyInjected records the turn's injected blocks on its session: bytes, and tokens as
+// pricing.EstimateTokens estimates them, under the model the turn runs. A tally that cannot be
+// written is logged; it never holds a turn back.
+func (s *Service) tallyInjected(ctx context.Context, sess *session.Session, blocks []provenance.Block) {
+	rows := make([]graph.InjectedBlock, len(blocks))
+	for i, b := range blocks {
+		rows[i] = graph.InjectedBlock{Block: b.Name, Bytes: int64(len(b.Text)), Tokens: pricing.EstimateTokens(len(b.Text))}
+	}
+	model := cmp.Or(sess.Model(), s.Catalog().DefaultModel(sess.AgentRuntime))
+	if err := s.store.RecordInjectedBlocks(ctx, sess.ID, model, sess.AgentRoot(), s.now(), rows); err != nil {
+		s.log.Warn("injected blocks not tallied", "session_id", sess.ID, "err", err)
+	}
 }
 
 // AppSettings reads the deployment's settings.

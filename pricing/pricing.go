@@ -69,6 +69,23 @@ func (c Cost) Add(o Cost) Cost {
 		Total: c.Total + o.Total}
 }
 
+// EstimateTokens estimates the tokens of text Zimmer itself writes into a prompt: a quarter of
+// its bytes, rounded up. A runtime reports usage per model request, never per block within one,
+// and no tokenizer for the priced models ships offline; about four characters a token is the
+// vendors' own rule of thumb for English, and the blocks are English prose in ASCII markup,
+// where it holds best. The bytes are kept beside the estimate, so a better one can reprice
+// history.
+func EstimateTokens(bytes int) int64 { return int64((bytes + 3) / 4) }
+
+// Dollars formats a list price for people: cents, or four places below a cent so a small
+// spend does not read as nothing.
+func Dollars(v float64) string {
+	if v > 0 && v < 0.01 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
 // Default is the built-in price list.
 func Default() *Table {
 	t, err := parse(builtIn, "built in")
@@ -132,9 +149,9 @@ func parse(b []byte, source string) (*Table, error) {
 	return &t, nil
 }
 
-// RatesFor finds a model's rates: the longest family name the model id contains (case
+// Family finds the family a model id belongs to: the longest family name it contains (case
 // insensitive). ok is false for a model without a rate.
-func (t *Table) RatesFor(model string) (Rates, bool) {
+func (t *Table) Family(model string) (string, bool) {
 	model = strings.ToLower(model)
 	best := ""
 	for name := range t.Models {
@@ -143,10 +160,13 @@ func (t *Table) RatesFor(model string) (Rates, bool) {
 			best = name
 		}
 	}
-	if best == "" {
-		return Rates{}, false
-	}
-	return t.Models[best], true
+	return best, best != ""
+}
+
+// RatesFor finds a model's rates, its family's. ok is false for a model without a rate.
+func (t *Table) RatesFor(model string) (Rates, bool) {
+	family, ok := t.Family(model)
+	return t.Models[family], ok
 }
 
 // Price costs one model's volumes. A model without a rate costs nothing and reports

@@ -55,30 +55,54 @@ func ModeFor(provenanceViaMCP bool) PromptMode {
 	return Full
 }
 
-// PromptBlocks is what the prompt builder appends after <session-notes>, on the initial spawn and
-// on every follow-up: "\n\n<session-hierarchy>…" unless the session is alone in its tree, then
-// "\n\n<human-messages>…" unless nobody in the tree has a record. Both modes agree on when a
+// The blocks Zimmer injects into a turn's prompt, named as the Costs page attributes them.
+const (
+	BlockHierarchy     = "session_hierarchy"
+	BlockHumanMessages = "human_messages"
+)
+
+// Block is one injected block: its cost name and its text, tags included.
+type Block struct {
+	Name, Text string
+}
+
+// Blocks are what the prompt builder appends after <session-notes>, on the initial spawn and on
+// every follow-up: the <session-hierarchy> block unless the session is alone in its tree, then
+// the <human-messages> block unless nobody in the tree has a record. Both modes agree on when a
 // block appears, so absence means the same thing either way. The tag names stay fixed: costs
 // are attributed by them.
-func PromptBlocks(r Record, mode PromptMode, now time.Time) string {
-	var b strings.Builder
+func Blocks(r Record, mode PromptMode, now time.Time) []Block {
+	var out []Block
 	if !r.Hierarchy.Solitary() {
-		b.WriteString("\n\n")
+		text := pointerHierarchyBlock(r)
 		if mode == Full {
-			b.WriteString(fullHierarchyBlock(r))
-		} else {
-			b.WriteString(pointerHierarchyBlock(r))
+			text = fullHierarchyBlock(r)
 		}
+		out = append(out, Block{BlockHierarchy, text})
 	}
 	if !r.Empty() {
-		b.WriteString("\n\n")
+		text := pointerMessagesBlock(r, now)
 		if mode == Full {
-			b.WriteString(fullMessagesBlock(r, now))
-		} else {
-			b.WriteString(pointerMessagesBlock(r, now))
+			text = fullMessagesBlock(r, now)
 		}
+		out = append(out, Block{BlockHumanMessages, text})
+	}
+	return out
+}
+
+// JoinBlocks is the blocks as the prompt carries them: each after a blank line.
+func JoinBlocks(blocks []Block) string {
+	var b strings.Builder
+	for _, bl := range blocks {
+		b.WriteString("\n\n")
+		b.WriteString(bl.Text)
 	}
 	return b.String()
+}
+
+// PromptBlocks is Blocks joined as the prompt carries them.
+func PromptBlocks(r Record, mode PromptMode, now time.Time) string {
+	return JoinBlocks(Blocks(r, mode, now))
 }
 
 // toolPointer names get_session_provenance on both Zimmer servers, because routers carry the

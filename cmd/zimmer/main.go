@@ -114,7 +114,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m,
 		AdminUser: cfg.AdminUser, SlackMappedOnly: cfg.SlackMappedOnly, SlackWorkspaceURL: cfg.SlackWorkspaceURL, DataDir: cfg.DataDir, Variables: mcpVariables(cfg),
 		OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL},
-		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg), CatalogDir: cfg.CatalogDir})
+		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg), CatalogDir: cfg.CatalogDir, FleetScope: cfg.FleetScope})
 	m.RegisterStoreProbe(ops.Health)
 	engine := handlers.New(handlers.Deps{Ops: ops, Metrics: m, Log: log, APIKeys: cfg.APIKeys,
 		Web:                web.Config{User: cfg.WebUser, Password: cfg.WebPassword, PublicURL: cfg.PublicURL, Stop: ctx.Done()},
@@ -142,25 +142,33 @@ func work(ctx context.Context, cfg config.Config, log *slog.Logger, m *metrics.M
 	}
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: log, Observer: m, AdminUser: cfg.AdminUser,
 		DataDir: cfg.DataDir, Variables: mcpVariables(cfg), OAuth: orchestrator.OAuthConfig{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL},
-		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg), CatalogDir: cfg.CatalogDir})
+		Quota: spotQuota(cfg), TokenBudgets: tokenBudgets(cfg), CatalogDir: cfg.CatalogDir, FleetScope: cfg.FleetScope})
+	// The backlog is one queue for the whole graph: a scoped worker leaves it to the others.
+	backlogEvery := tasks.BacklogEvery
+	if cfg.FleetScope != "" {
+		backlogEvery = 0
+	}
 	// The injected MCP entries carry each session's own token: the fleet's keys stay here.
 	r, err := runner.New(ops, queue, log, runner.Options{DataDir: cfg.DataDir, PublicURL: cfg.PublicURL,
 		MCPVariables: cfg.MCPVariables, SecretsFile: cfg.SecretsFile,
 		Bins: map[string]string{catalog.RuntimeClaude: cfg.ClaudeBin, catalog.RuntimeCodex: cfg.CodexBin, catalog.RuntimePi: cfg.PiBin},
-		Runs: m.RegisterRuns(), WorkspaceBudget: cfg.WorkspaceBudget, BacklogEvery: tasks.BacklogEvery})
+		Runs: m.RegisterRuns(), WorkspaceBudget: cfg.WorkspaceBudget, BacklogEvery: backlogEvery, SweepScope: cfg.FleetScope})
 	if err != nil {
 		return err
 	}
 	w := jobs.NewWorker(queue, log, cfg.ShutdownGrace)
+	w.CountSlots(m.RegisterLanes())
 	r.Register(w)
 	jobs.RegisterChainCheck(w, ops, m.RegisterProvenance(), log)
 	notify.New(ops, log, notify.Options{WebhookURL: cfg.PushWebhookURL, PublicURL: cfg.PublicURL, Metrics: m.Notifications}).Register(w)
-	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken)})
+	jobs.RegisterTriggers(w, ops, jobs.TriggerOptions{GitHub: githubapi.New(cfg.GitHubAPIURL, cfg.GitHubToken), Scope: cfg.FleetScope})
 	jobs.RegisterQueueRecoveryCheck(w, queue, jobs.RecoveryCheckEvery)
 	jobs.RegisterLedgerBackfill(w, ops)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	m.RegisterStoreProbe(ops.Health)
 	m.RegisterSpot(ops.SpotCensus)
+	m.RegisterFleet(ops.SessionCensus, ops.QueueRecoveryOn)
+	m.RegisterCosts(ops.CostCensus)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	mux.HandleFunc("/up", func(rw http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(rw, `{"status":"ok"}`) })

@@ -35,9 +35,9 @@ func actionHealthTool() *toolDef {
 var healthVerbs = verbs[func(context.Context, *call) (string, error)]{
 	{orchestrator.ActionCleanupProcesses, healthCleanup}, {orchestrator.ActionRetrySessions, healthRetry},
 	{orchestrator.ActionArchiveOld, healthArchiveOld}, {"cli_refresh", healthNotHere}, {"cli_clear_cache", healthNotHere},
-	{"enter_queue_recovery_mode", healthEnterRecovery}, {"exit_queue_recovery_mode", healthExitRecovery},
-	{"backfill_token_usage", healthBackfill}, {"preview_queued_jobs", healthPreviewJobs},
-	{"discard_queued_jobs", healthDiscardJobs}, {"reschedule_queued_jobs", healthRescheduleJobs},
+	{orchestrator.ActionEnterQueueRecovery, healthEnterRecovery}, {orchestrator.ActionExitQueueRecovery, healthExitRecovery},
+	{"backfill_token_usage", healthBackfill}, {orchestrator.ActionPreviewQueuedJobs, healthPreviewJobs},
+	{orchestrator.ActionDiscardQueuedJobs, healthDiscardJobs}, {orchestrator.ActionRescheduleQueuedJobs, healthRescheduleJobs},
 }
 
 func runActionHealth(ctx context.Context, c *call) (string, error) {

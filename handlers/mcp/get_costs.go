@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/pricing"
 )
 
 var costsFields = fields{
@@ -101,23 +102,24 @@ func renderCosts(r *orchestrator.CostReport) string {
 		coverage(&b, r.LedgerCoverage)
 		return b.String()
 	}
-	b.linef("**%s** at list price · %d model calls · %d tokens · %d %s", money(r.Totals.ListPrice), r.Totals.Calls, r.Totals.Tokens,
+	b.linef("**%s** at list price · %d model calls · %d tokens · %d %s", pricing.Dollars(r.Totals.ListPrice), r.Totals.Calls, r.Totals.Tokens,
 		r.Totals.Sessions, plural(r.Totals.Sessions, "session", "sessions"))
 	b.heading(3, "Where the money goes")
 	t := r.TokenBreakdown
 	b.line("| kind | volume | list price |")
 	b.line("|---|---:|---:|")
-	b.linef("| input | %d tokens | %s |", t.InputTokens, money(r.CostBreakdown.Input))
-	b.linef("| output | %d tokens | %s |", t.OutputTokens, money(r.CostBreakdown.Output))
-	b.linef("| cache reads | %d tokens | %s |", t.CacheReadTokens, money(r.CostBreakdown.CacheRead))
-	b.linef("| cache writes (5 min %d, 1 h %d) | %d tokens | %s |", t.CacheCreation5mTokens, t.CacheCreation1hTokens, t.CacheCreationTokens, money(r.CostBreakdown.CacheWrite))
-	b.linef("| web searches | %d | %s |", t.WebSearchRequests, money(r.CostBreakdown.WebSearch))
-	b.linef("| web fetches | %d | %s |", t.WebFetchRequests, money(r.CostBreakdown.WebFetch))
+	b.linef("| input | %d tokens | %s |", t.InputTokens, pricing.Dollars(r.CostBreakdown.Input))
+	b.linef("| output | %d tokens | %s |", t.OutputTokens, pricing.Dollars(r.CostBreakdown.Output))
+	b.linef("| cache reads | %d tokens | %s |", t.CacheReadTokens, pricing.Dollars(r.CostBreakdown.CacheRead))
+	b.linef("| cache writes (5 min %d, 1 h %d) | %d tokens | %s |", t.CacheCreation5mTokens, t.CacheCreation1hTokens, t.CacheCreationTokens, pricing.Dollars(r.CostBreakdown.CacheWrite))
+	b.linef("| web searches | %d | %s |", t.WebSearchRequests, pricing.Dollars(r.CostBreakdown.WebSearch))
+	b.linef("| web fetches | %d | %s |", t.WebFetchRequests, pricing.Dollars(r.CostBreakdown.WebFetch))
 	costTable(&b, "By agent root", "agent root", r.ByAgentRoot)
 	costTable(&b, "By model", "model", r.ByModel)
 	coverage(&b, r.LedgerCoverage)
 	costTable(&b, "Daily", "day", r.ByDay)
 	costTable(&b, "Most expensive sessions", "session", r.TopSessions)
+	injectedTable(&b, r.InjectedBlocks)
 	if len(r.UnpricedModels) > 0 {
 		b.heading(3, "⚠️ Unpriced models")
 		b.linef("No rate is configured for %s: their requests count as $0 above. Add them to prices.json in the catalog folder.", listOrNone(quoted(r.UnpricedModels)))
@@ -125,6 +127,20 @@ func renderCosts(r *orchestrator.CostReport) string {
 	b.blank()
 	b.line("_Dollar figures are list price, on accounts that may be subscription-billed: a unit comparable across models, not money owed._")
 	return b.String()
+}
+
+// injectedTable is the share of the spend that Zimmer's own prompt blocks take.
+func injectedTable(b *doc, lines []orchestrator.InjectedLine) {
+	if len(lines) == 0 {
+		return
+	}
+	b.heading(3, "Zimmer's injected prompt blocks")
+	b.line("A share of the spend above, not an addition: tokens estimated at a quarter of the bytes, priced once per sending as input at the turn's model.")
+	b.line("| block | model | times sent | bytes | estimated tokens | list price |")
+	b.line("|---|---|---:|---:|---:|---:|")
+	for _, l := range lines {
+		b.linef("| %s | %s | %d | %d | %d | %s |", l.Block, oneLine(l.Model), l.Occurrences, l.Bytes, l.Tokens, pricing.Dollars(l.ListPrice))
+	}
 }
 
 func descendantsNote(r *orchestrator.CostReport) string {
@@ -144,7 +160,7 @@ func costTable(b *doc, title, key string, lines []orchestrator.CostLine) {
 	b.linef("| %s | list price | calls | tokens |", key)
 	b.line("|---|---:|---:|---:|")
 	for _, l := range lines[:min(len(lines), maxCostLines)] {
-		b.linef("| %s | %s | %d | %d |", oneLine(l.Key), money(l.ListPrice), l.Calls, l.Tokens)
+		b.linef("| %s | %s | %d | %d |", oneLine(l.Key), pricing.Dollars(l.ListPrice), l.Calls, l.Tokens)
 	}
 	if len(lines) > maxCostLines {
 		b.linef("…and %d more", len(lines)-maxCostLines)
@@ -168,13 +184,6 @@ func coverage(b *doc, c orchestrator.LedgerCoverage) {
 		b.blank()
 		b.linef("Ledger covers %s onward (every transcript swept in %s).", c.CoversSince.Format(time.DateOnly), bf.FinishedAt.Format(time.DateOnly))
 	}
-}
-
-func money(v float64) string {
-	if v > 0 && v < 0.01 {
-		return fmt.Sprintf("$%.4f", v)
-	}
-	return fmt.Sprintf("$%.2f", v)
 }
 
 func quoted(items []string) []string {

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -17,25 +16,10 @@ var costRoutes = []Route{
 	{http.MethodPost, "/costs/backfill", (*Handler).backfillCosts},
 }
 
-// costQuery reads the window and scope; a session_id that is not an id is a 422.
-func costQuery(c *gin.Context) (orchestrator.CostQuery, error) {
-	days, _ := strconv.Atoi(c.Query("days"))
-	q := orchestrator.CostQuery{Days: days, From: c.Query("from"), To: c.Query("to"), AgentRoot: c.Query("agent_root"),
-		IncludeDescendants: queryBool(c.Query("include_descendants"))}
-	if v := c.Query("session_id"); v != "" {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			return q, &requestError{http.StatusUnprocessableEntity, "Validation failed", []string{"session_id must be a positive integer"}}
-		}
-		q.SessionID = id
-	}
-	return q, nil
-}
-
 // showCosts is GET /costs: the ledger priced at list price over a window, for the fleet, an
 // agent root or a session (with include_descendants, its whole spawn hierarchy).
 func (h *Handler) showCosts(c *gin.Context) error {
-	q, err := costQuery(c)
+	q, err := orchestrator.ParseCostQuery(c.Request.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -54,7 +38,7 @@ func (h *Handler) listCostRecords(c *gin.Context) error {
 	if kind != "session" && kind != "adhoc" {
 		return &requestError{http.StatusUnprocessableEntity, "Validation failed", []string{"kind must be session or adhoc"}}
 	}
-	q, err := costQuery(c)
+	q, err := orchestrator.ParseCostQuery(c.Request.URL.Query())
 	if err != nil {
 		return err
 	}

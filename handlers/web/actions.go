@@ -78,6 +78,11 @@ var (
 		_, err := ops.Update(ctx, id, p)
 		return id, err
 	})
+	// serversSession replaces the session's MCP servers with the ticked ones (none ticked: none).
+	serversSession = sessionAction("servers", func(ctx context.Context, ops *orchestrator.Service, id int64, c *gin.Context) (int64, error) {
+		_, _, err := ops.ReplaceArtifacts(ctx, id, orchestrator.ArtifactMCPServers, c.PostFormArray("mcp_servers"))
+		return id, err
+	})
 	notesSession = sessionAction("notes", func(ctx context.Context, ops *orchestrator.Service, id int64, c *gin.Context) (int64, error) {
 		_, err := ops.UpdateNotes(ctx, id, c.PostForm("notes"))
 		return id, err

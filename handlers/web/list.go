@@ -142,6 +142,7 @@ func (h *Handler) showList(c *gin.Context, trash bool) {
 		h.refuse(c, err, f.Base())
 		return
 	}
+	p.LiveURL += "&shown=" + url.QueryEscape(h.shownPanels("sessions.html", listPanels, p))
 	if err := h.options(c.Request.Context(), &p); err != nil {
 		h.fail(c, err)
 		return
@@ -154,6 +155,9 @@ func (h *Handler) showList(c *gin.Context, trash bool) {
 	h.render(c, http.StatusOK, "sessions.html", title, p)
 }
 
+// listPanels is the list page's one replaceable panel: event name → template.
+var listPanels = [][2]string{{"list", "session-rows"}}
+
 // liveList streams a list's rows (with the page's filters) whenever the graph changes.
 func (h *Handler) liveList(c *gin.Context) {
 	f := readFilter(c, c.Query("trash") == "1")
@@ -162,18 +166,18 @@ func (h *Handler) liveList(c *gin.Context) {
 		return
 	}
 	defer done()
-	ctx, token := c.Request.Context(), h.csrfToken()
+	ctx := c.Request.Context()
 	rows := func() bool {
 		p, err := h.loadList(ctx, f)
 		if err != nil {
 			return true // a filter the page itself refused: nothing to follow
 		}
-		html, err := h.fragment("sessions.html", "session-rows", view{Token: token, Data: p})
+		html, err := h.fragment("sessions.html", listPanels[0][1], view{Token: s.token, Data: p})
 		if err != nil {
 			h.log.Error("live list: rows failed", "err", err)
 			return false
 		}
-		s.panel("list", html)
+		s.panel(listPanels[0][0], html)
 		return false
 	}
 	if rows() {

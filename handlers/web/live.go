@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -122,9 +124,11 @@ func (b *broker) notify() {
 // stream is one live connection: it sends named events, each panel only when its HTML differs
 // from what this connection sent last.
 type stream struct {
-	c    *gin.Context
-	rc   *http.ResponseController
-	sent map[string]string
+	c     *gin.Context
+	rc    *http.ResponseController
+	token string            // the form token of every panel this connection renders
+	sent  map[string]string // event → the HTML last sent
+	shown map[string]string // event → the digest of what the page showed (?shown=), until first rendered
 }
 
 // open starts an event stream on c, or refuses it when too many are open.
@@ -138,18 +142,56 @@ func (h *Handler) open(c *gin.Context) (*stream, <-chan struct{}, func(), bool) 
 	c.Header("Content-Type", "text/event-stream")
 	c.Header("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
-	s := &stream{c: c, rc: http.NewResponseController(c.Writer), sent: map[string]string{}}
+	s := &stream{c: c, rc: http.NewResponseController(c.Writer), token: h.csrfToken(), sent: map[string]string{}, shown: map[string]string{}}
+	for _, pair := range strings.SplitN(c.Query("shown"), ".", 16) {
+		if event, digest, ok := strings.Cut(pair, "-"); ok {
+			s.shown[event] = digest
+		}
+	}
 	s.write(": live\n\n")
 	return s, changes, done, true
 }
 
-// panel sends html as event unless it is what this connection last sent as that event.
+// panel sends html as event unless it is what this connection last sent as that event or, on
+// the first render, what the page already shows: swapping an unchanged panel a moment after the
+// page loads would close whatever the reader just opened in it.
 func (s *stream) panel(event, html string) {
 	if s.sent[event] == html {
 		return
 	}
 	s.sent[event] = html
+	if digest, ok := s.shown[event]; ok {
+		delete(s.shown, event)
+		if digest == panelDigest(html, s.token) {
+			return
+		}
+	}
 	s.send(event, html)
+}
+
+// panelDigest fingerprints a panel without its form token, which is fresh in every render, so
+// two renders of the same state digest alike.
+func panelDigest(html, token string) string {
+	if token != "" {
+		html = strings.ReplaceAll(html, token, "")
+	}
+	sum := sha256.Sum256([]byte(html))
+	return hex.EncodeToString(sum[:8])
+}
+
+// shownPanels digests the panels a full page shows, for its live URL's ?shown=, so the stream
+// sends on connecting only the panels that changed in between. "" (a panel failed to render)
+// makes the stream send them all.
+func (h *Handler) shownPanels(page string, panels [][2]string, data any) string {
+	digests := make([]string, 0, len(panels))
+	for _, p := range panels {
+		html, err := h.fragment(page, p[1], view{Data: data})
+		if err != nil {
+			return ""
+		}
+		digests = append(digests, p[0]+"-"+panelDigest(html, ""))
+	}
+	return strings.Join(digests, ".")
 }
 
 // send writes one event; every line of html goes out as a data line (the client joins them).
@@ -196,7 +238,7 @@ func (h *Handler) liveSession(c *gin.Context) {
 		return
 	}
 	defer done()
-	ctx, token := c.Request.Context(), h.csrfToken()
+	ctx := c.Request.Context()
 	panels := func() bool {
 		p, err := h.loadSessionPage(ctx, id, skipTranscript)
 		if err != nil {
@@ -206,7 +248,7 @@ func (h *Handler) liveSession(c *gin.Context) {
 			return errors.Is(err, orchestrator.ErrNotFound) // a deleted session: nothing more to show
 		}
 		for _, panel := range sessionPanels {
-			html, err := h.fragment("session.html", panel[1], view{Token: token, Data: p})
+			html, err := h.fragment("session.html", panel[1], view{Token: s.token, Data: p})
 			if err != nil {
 				h.log.Error("live session page: panel failed", "panel", panel[1], "err", err)
 				continue

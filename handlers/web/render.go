@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/pricing"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -40,7 +41,9 @@ var funcs = template.FuncMap{
 	"max1":    func(n int) int { return max(n, 1) },
 	"deref":   func(c *session.Class) session.Class { return *c },
 	"last":    func(n int) int { return n - 1 }, // the last index of a count
+	"join":    strings.Join,
 	"actions": actions,
+	"dollars": pricing.Dollars,
 	"entries": transcriptEntries,
 	// action and move build the buttons of partials.html "action" in a template.
 	"action": func(path, label, confirm, token string) actionView {

@@ -45,6 +45,7 @@ type actionView struct {
 }
 
 type sessionPage struct {
+	Shown            string // digests of the panels as rendered, for the live stream (shownPanels)
 	Session          *session.Session
 	Root             string
 	Notice           string
@@ -64,6 +65,7 @@ type sessionPage struct {
 	Logs             []session.LogEntry
 	EarlierLogs      int
 	Transcript       orchestrator.TranscriptView
+	Servers          []pickerOption // the server form's picker (the full page only, not a live update)
 }
 
 // Transcript reads for loadSessionPage: its last transcriptTail entries, every entry of the

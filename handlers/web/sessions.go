@@ -24,10 +24,34 @@ type rootOption struct{ Name, Label string }
 type newPage struct {
 	Roots                    []rootOption
 	AgentRoot, Title, Prompt string
+	Servers                  []pickerOption
 }
 
+// pickerOption is one server of the mcp-picker partial and whether its box is ticked.
+type pickerOption struct {
+	orchestrator.ServerOption
+	Checked bool
+}
+
+// picker is the servers a form offers, ticked where checked says.
+func (h *Handler) picker(checked func(orchestrator.ServerOption) bool) []pickerOption {
+	var out []pickerOption
+	for _, o := range h.ops.MCPServerOptions() {
+		out = append(out, pickerOption{ServerOption: o, Checked: checked(o)})
+	}
+	return out
+}
+
+// newSession draws the form with the chosen root's (or else the first root's) default servers
+// ticked — except one that cannot start, which is offered unticked with the reason; the form's
+// script does the same when another root is chosen.
 func (h *Handler) newSession(c *gin.Context) {
-	h.render(c, http.StatusOK, "new.html", "New session", newPage{Roots: h.roots(), AgentRoot: c.Query("agent_root")})
+	roots, root := h.roots(), c.Query("agent_root")
+	if !slices.ContainsFunc(roots, func(r rootOption) bool { return r.Name == root }) && len(roots) > 0 {
+		root = roots[0].Name
+	}
+	servers := h.picker(func(o orchestrator.ServerOption) bool { return !o.Blocks && slices.Contains(o.DefaultIn, root) })
+	h.render(c, http.StatusOK, "new.html", "New session", newPage{Roots: roots, AgentRoot: root, Servers: servers})
 }
 
 // roots are the agent roots a person may start, by name; routers and maintenance roots are
@@ -56,6 +80,10 @@ func cmpOr(a, b string) string {
 // createSession is the new-session capture boundary (web_ui.new_session).
 func (h *Handler) createSession(c *gin.Context) {
 	p := orchestrator.WebCreateParams{AgentRoot: c.PostForm("agent_root"), Title: c.PostForm("title"), Prompt: c.PostForm("prompt")}
+	if c.PostForm("mcp_servers_picked") != "" { // the form's picker: what is ticked is the whole list, none included
+		picked := c.PostFormArray("mcp_servers")
+		p.MCPServers = &picked
+	}
 	out, err := h.ops.WebCreateSession(c.Request.Context(), p)
 	if err != nil {
 		h.refuse(c, err, "/sessions/new")
@@ -143,6 +171,7 @@ var notices = map[string]string{
 	"sent_now":        "Sent now: the running turn is being interrupted for it.",
 	"started":         "Started now, ahead of the spot queue.",
 	"demoted":         "Demoted to spot, at the head of the spot queue.",
+	"servers":         "MCP servers saved: they take effect on the session's next turn.",
 }
 
 // showSession renders the detail page. Its record comes from the same read every other surface
@@ -162,7 +191,11 @@ func (h *Handler) showSession(c *gin.Context) {
 		h.refuse(c, err, "/sessions")
 		return
 	}
+	p.Shown = h.shownPanels("session.html", sessionPanels, p)
 	p.Notice = notices[c.Query("notice")]
+	// The server form shows what the session carries, ticked whether or not it can start: a
+	// save must never drop a server the human did not untick.
+	p.Servers = h.picker(func(o orchestrator.ServerOption) bool { return slices.Contains(p.Session.MCPServers, o.Name) })
 	if c.Query("notice") == "created" {
 		p.Alert = h.ops.ServerWarning(p.Session)
 	}

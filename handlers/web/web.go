@@ -93,6 +93,7 @@ var sessionRoutes = []Route{
 	{http.MethodPost, "/sessions/:id/unarchive", unarchiveSession},
 	{http.MethodPost, "/sessions/:id/favorite", favoriteSession},
 	{http.MethodPost, "/sessions/:id/notes", notesSession},
+	{http.MethodPost, "/sessions/:id/mcp_servers", serversSession},
 	{http.MethodPost, "/sessions/:id/update", updateSession},
 	{http.MethodPost, "/sessions/:id/delete", (*Handler).deleteSession},
 	// The supervisor pages are the only place the roster is edited.

@@ -11,20 +11,27 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
+// The words a runtime reports when brightdata's provider rejects its key, which the server says
+// only on its own stderr: Claude's log joins the stderr entries before the transport's error;
+// Pi's MCP adapter appends the server's last stderr lines to it in parentheses.
+const (
+	claudeRejection = "Server stderr: BrightData: Invalid API key - authentication failed | Connection failed after 3941ms (CONNECTION_CLOSED): Connection closed"
+	piRejection     = "MCP error -32000: Connection closed (BrightData: Invalid API key - authentication failed)"
+)
+
 // degradedCatalog: root solo takes brightdata by default, a stdio server whose provider rejects
-// its key (said only on the server's stderr) until the file connectedAfter exists; flaky fails
+// its key (the runtime's words are rejection) until the file connectedAfter exists; flaky fails
 // with words that name no credential.
-func degradedCatalog(t *testing.T, connectedAfter string) string {
+func degradedCatalog(t *testing.T, connectedAfter, rejection string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"roots.json": fmt.Sprintf(`{"solo": {"url": %q, "default_branch": "main"}}`, repoURL),
 		"mcp.json": fmt.Sprintf(`{
   "brightdata": {"command": "node", "default_in_roots": ["solo"], "env": {"FAKEAGENT_MCP_STATUS": "failed",
-    "FAKEAGENT_MCP_ERROR": "Server stderr: BrightData: Invalid API key - authentication failed | Connection failed after 3941ms (CONNECTION_CLOSED): Connection closed",
-    "FAKEAGENT_MCP_CONNECTED_AFTER": %q}},
+    "FAKEAGENT_MCP_ERROR": %q, "FAKEAGENT_MCP_CONNECTED_AFTER": %q}},
   "flaky": {"command": "node", "env": {"FAKEAGENT_MCP_STATUS": "failed", "FAKEAGENT_MCP_ERROR": "Connection failed after 120ms (CONNECTION_CLOSED): Connection closed"}}
-}`, connectedAfter),
+}`, rejection, connectedAfter),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
 			t.Fatal(err)
@@ -37,11 +44,22 @@ func promptOf(turn map[string]any) string { s, _ := turn["prompt"].(string); ret
 
 // A root default whose credential the provider rejects is left out at once: the session runs on
 // without it, every later prompt carries the <unavailable-mcp-servers> block, its failing again
-// changes nothing, and the record is retired only when the server reports connected again.
+// changes nothing, and the record is retired only when the server reports connected again. Each
+// runtime reports it in its own stream: Claude in its init event, Pi in the result of the
+// agent's first call on the server.
 func TestAServerThatFailsToStartIsLeftOutAndTheSessionRunsOn(t *testing.T) {
+	for _, tt := range []struct{ runtime, rejection string }{
+		{"claude_code", claudeRejection},
+		{"pi", piRejection},
+	} {
+		t.Run(tt.runtime, func(t *testing.T) { leftOutAndRunsOn(t, tt.runtime, tt.rejection) })
+	}
+}
+
+func leftOutAndRunsOn(t *testing.T, runtime, rejection string) {
 	fixed := filepath.Join(t.TempDir(), "key-fixed")
-	e := private(t, envOptions{catalog: degradedCatalog(t, fixed)})
-	id := e.create(t, map[string]any{"prompt": "first task"})
+	e := private(t, envOptions{catalog: degradedCatalog(t, fixed, rejection)})
+	id := e.create(t, map[string]any{"prompt": "first task", "agent_runtime": runtime})
 	s := e.waitFor(t, id, "the recovery turn to end", 40*time.Second, func(s *session.Session) bool {
 		return s.Status == session.StatusNeedsInput && len(turns(e.transcript(t, id))) == 2
 	})
@@ -95,7 +113,7 @@ func TestAServerThatFailsToStartIsLeftOutAndTheSessionRunsOn(t *testing.T) {
 // A failure that names no credential rides the ladder — three retries, each waiting twice as
 // long (the base is 200 ms here, 30 s in production) — and only then is the server left out.
 func TestAnUnexplainedFailureRidesTheLadderBeforeItIsLeftOut(t *testing.T) {
-	e := private(t, envOptions{catalog: degradedCatalog(t, ""), mcpRetry: 200 * time.Millisecond})
+	e := private(t, envOptions{catalog: degradedCatalog(t, "", claudeRejection), mcpRetry: 200 * time.Millisecond})
 	id := e.create(t, map[string]any{"prompt": "work", "mcp_servers": []string{"flaky"}})
 	s := e.waitFor(t, id, "the ladder to end", 60*time.Second, func(s *session.Session) bool {
 		return s.Status == session.StatusNeedsInput && len(turns(e.transcript(t, id))) == 5

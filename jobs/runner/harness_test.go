@@ -151,6 +151,7 @@ type env struct {
 	dataDir string
 	log     string // the fake agent's invocation log
 	metrics *metrics.Metrics
+	runs    *metrics.Runs
 	stop    func() // stops the worker and waits for it
 }
 
@@ -222,7 +223,8 @@ func build(t *testing.T, o envOptions, cleanup bool) *env {
 		Web: web.Config{User: webUser, Password: webPassword}}))
 	e := &env{srv: srv, store: store, queue: queue, ops: ops, metrics: m, dataDir: dataDir, stop: func() {}}
 	e.log = filepath.Join(e.dataDir, "fakeagent.log")
-	e.runner = e.newRunner(t, o, m.RegisterRuns())
+	e.runs = m.RegisterRuns()
+	e.runner = e.newRunner(t, o, e.runs)
 	m.RegisterLaneDepths(queue.LaneDepths)
 	if !o.noWork {
 		e.startWorker(t, o.grace)

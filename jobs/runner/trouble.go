@@ -57,9 +57,11 @@ func (t *turn) trouble(ctx context.Context) (outcome string, handled bool) {
 	case "":
 		return "", false
 	case transcript.TroubleAuth:
+		t.counted(tr.Class, troubleFail)
 		return t.fail(ctx, orchestrator.Failure{Reason: FailureAuth, Details: t.exitDetails(),
 			Message: fmt.Sprintf("the %s CLI could not authenticate (%s); log the worker's %s in again or fix its API key, then restart the session", t.rt.label, tr.Text, t.rt.label)}), true
 	case transcript.TroubleContext:
+		t.counted(tr.Class, troubleFail)
 		return t.fail(ctx, orchestrator.Failure{Reason: FailureContext, Details: t.exitDetails(),
 			Message: fmt.Sprintf("the conversation no longer fits the model's context (%s); fork the session from an earlier message, or start a new one with a summary", tr.Text)}), true
 	}
@@ -70,14 +72,26 @@ func (t *turn) trouble(ctx context.Context) (outcome string, handled bool) {
 		if tr.Class == troubleCrash {
 			reason = FailureSignalDeathRetry
 		}
+		t.counted(tr.Class, troubleFail)
 		return t.fail(ctx, orchestrator.Failure{Reason: reason, Details: t.exitDetails(),
 			Message: fmt.Sprintf("%s persisted through %d retries (%s); restart the session when it has passed", tr.Class, budget, tr.Text)}), true
 	}
 	if err != nil {
 		return t.ended(outcomeRetrying, err), true
 	}
+	t.counted(tr.Class, troubleRetry)
 	t.r.log.Warn("turn hit trouble; retrying", "session_id", t.sess.ID, "class", tr.Class, "attempt", out.Attempt, "at", out.At)
 	return outcomeRetrying, true
+}
+
+// What the runner did about trouble (the action label of zimmer_turn_troubles_total).
+const (
+	troubleRetry = "retry"
+	troubleFail  = "fail"
+)
+
+func (t *turn) counted(class, action string) {
+	t.r.opt.Runs.Trouble(t.sess.AgentRuntime, class, action)
 }
 
 // retryAt is when the conversation continues: a rate limit's announced reset (plus a margin)

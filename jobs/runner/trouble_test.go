@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/zimmerhq/zimmer/jobs/runner"
 	"github.com/zimmerhq/zimmer/session"
 )
@@ -68,6 +70,21 @@ func TestATurnEndingInTroubleIsRetriedOrFailedByItsClass(t *testing.T) {
 			})
 		}
 	})
+	// Each class is counted per runtime with what was done about it (other tests on the shared
+	// worker may add to the counts, never take away).
+	want := map[[3]string]float64{}
+	for _, c := range cases {
+		class := strings.Fields(c.prompt)[1]
+		want[[3]string{c.runtime, class, "retry"}] += float64(c.turns - 1)
+		if c.failure != "" {
+			want[[3]string{c.runtime, class, "fail"}]++
+		}
+	}
+	for labels, n := range want {
+		if got := testutil.ToFloat64(e.runs.Troubles.WithLabelValues(labels[:]...)); got < n {
+			t.Errorf("zimmer_turn_troubles_total%v = %v; want at least %v", labels, got, n)
+		}
+	}
 }
 
 // While it waits for its retry the session sleeps in waiting, saying why and when.

@@ -26,7 +26,8 @@
 //
 // It reports each configured MCP server's connection the way the runtime does: Claude's init
 // event lists every server with its status, Codex prints an error event for a server that did
-// not start. A server is connected unless its entry's env sets FAKEAGENT_MCP_STATUS (failed,
+// not start, Pi's MCP adapter answers the agent's first call on each server (a result naming the
+// server, with connect_failed or auth_required when it could not reach it). A server is connected unless its entry's env sets FAKEAGENT_MCP_STATUS (failed,
 // needs-auth) and, for the failure's words, FAKEAGENT_MCP_ERROR; FAKEAGENT_MCP_CONNECTED_AFTER
 // there names a file whose presence makes it connect after all.
 //
@@ -263,6 +264,16 @@ func (p *printer) start() {
 		p.emit(map[string]any{"type": "turn.started"})
 	case "pi":
 		p.emit(map[string]any{"type": "session", "id": p.inv.sessionID})
+		for _, st := range statuses {
+			details := map[string]any{"mode": "call", "server": st["name"], "tool": "ping"}
+			switch st["status"] {
+			case "failed":
+				details["error"], details["message"] = "connect_failed", st["error"]
+			case "needs-auth":
+				details["error"], details["message"] = "auth_required", fmt.Sprintf("Server %q requires OAuth authentication.", st["name"])
+			}
+			p.piTool("mcp", json.RawMessage(fmt.Sprintf(`{"tool":"%s_ping"}`, st["name"])), "", details)
+		}
 	default:
 		p.emit(map[string]any{"type": "system", "subtype": "init", "session_id": p.inv.sessionID, "model": p.inv.model, "mcp_servers": statuses})
 	}
@@ -290,6 +301,8 @@ func (p *printer) say(text string) {
 
 func (p *printer) toolResult(tool string, args json.RawMessage, result string) {
 	switch p.inv.runtime {
+	case "pi":
+		p.piTool(tool, args, result, map[string]any{})
 	case "codex":
 		p.emit(map[string]any{"type": "item.completed", "item": map[string]any{"type": "mcp_tool_call", "tool": tool,
 			"arguments": args, "result": result}})
@@ -300,6 +313,14 @@ func (p *printer) toolResult(tool string, args json.RawMessage, result string) {
 		p.emit(map[string]any{"type": "user", "message": map[string]any{"role": "user",
 			"content": []any{map[string]any{"type": "tool_result", "content": result}}}})
 	}
+}
+
+// piTool is one tool execution as Pi's JSON mode prints it.
+func (p *printer) piTool(tool string, args json.RawMessage, result string, details map[string]any) {
+	id := "call_" + randomID()
+	p.emit(map[string]any{"type": "tool_execution_start", "toolCallId": id, "toolName": tool, "args": args})
+	p.emit(map[string]any{"type": "tool_execution_end", "toolCallId": id, "toolName": tool, "isError": false,
+		"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": result}}, "details": details}})
 }
 
 func (p *printer) finish() {
