@@ -227,6 +227,30 @@ func (e StatusSummaryState) Valid() bool {
 	}
 }
 
+// Defines values for SubagentTranscriptStatus.
+const (
+	SubagentTranscriptStatusCompleted   SubagentTranscriptStatus = "completed"
+	SubagentTranscriptStatusFailed      SubagentTranscriptStatus = "failed"
+	SubagentTranscriptStatusLessThannil SubagentTranscriptStatus = "<nil>"
+	SubagentTranscriptStatusRunning     SubagentTranscriptStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the SubagentTranscriptStatus enum.
+func (e SubagentTranscriptStatus) Valid() bool {
+	switch e {
+	case SubagentTranscriptStatusCompleted:
+		return true
+	case SubagentTranscriptStatusFailed:
+		return true
+	case SubagentTranscriptStatusLessThannil:
+		return true
+	case SubagentTranscriptStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TriggerStatus.
 const (
 	TriggerStatusDisabled TriggerStatus = "disabled"
@@ -830,6 +854,62 @@ type StatusSummaryState string
 // StringList defines model for StringList.
 type StringList = []string
 
+// SubagentTranscript defines model for SubagentTranscript.
+type SubagentTranscript struct {
+	AgentId      string                    `json:"agent_id"`
+	CreatedAt    time.Time                 `json:"created_at"`
+	Description  *string                   `json:"description"`
+	DurationMs   *int                      `json:"duration_ms"`
+	Filename     *string                   `json:"filename"`
+	Id           int64                     `json:"id"`
+	MessageCount *int                      `json:"message_count"`
+	SessionId    int64                     `json:"session_id"`
+	Status       *SubagentTranscriptStatus `json:"status"`
+	SubagentType *string                   `json:"subagent_type"`
+	ToolUseCount *int                      `json:"tool_use_count"`
+	ToolUseId    *string                   `json:"tool_use_id"`
+	TotalTokens  *int                      `json:"total_tokens"`
+
+	// Transcript Only with include_transcript=true.
+	Transcript *string   `json:"transcript,omitempty"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// SubagentTranscriptStatus defines model for SubagentTranscript.Status.
+type SubagentTranscriptStatus string
+
+// SubagentTranscriptFields defines model for SubagentTranscriptFields.
+type SubagentTranscriptFields struct {
+	// AgentId Required on create, not blank, unique within the session; at most 255 characters.
+	AgentId *string `json:"agent_id,omitempty"`
+
+	// Description At most 10,000 characters.
+	Description *string `json:"description,omitempty"`
+
+	// DurationMs A whole number, or a string of its digits; null is as if absent.
+	DurationMs *BodyInteger `json:"duration_ms,omitempty"`
+	Filename   *string      `json:"filename,omitempty"`
+
+	// MessageCount A whole number, or a string of its digits; null is as if absent.
+	MessageCount *BodyInteger `json:"message_count,omitempty"`
+
+	// Status running, completed or failed.
+	Status       *string `json:"status,omitempty"`
+	SubagentType *string `json:"subagent_type,omitempty"`
+
+	// ToolUseCount A whole number, or a string of its digits; null is as if absent.
+	ToolUseCount *BodyInteger `json:"tool_use_count,omitempty"`
+
+	// ToolUseId The parent's Task tool call.
+	ToolUseId *string `json:"tool_use_id,omitempty"`
+
+	// TotalTokens A whole number, or a string of its digits; null is as if absent.
+	TotalTokens *BodyInteger `json:"total_tokens,omitempty"`
+
+	// Transcript The sub-agent's JSONL; credentials are replaced by [REDACTED:<LABEL>] before it is stored.
+	Transcript *string `json:"transcript,omitempty"`
+}
+
 // Trigger defines model for Trigger.
 type Trigger struct {
 	AgentRootName        string    `json:"agent_root_name"`
@@ -1047,6 +1127,11 @@ type RateLimited struct {
 
 // ServerError defines model for ServerError.
 type ServerError = Error
+
+// SubagentTranscriptEnvelope defines model for SubagentTranscriptEnvelope.
+type SubagentTranscriptEnvelope struct {
+	SubagentTranscript SubagentTranscript `json:"subagent_transcript"`
+}
 
 // TooLarge defines model for TooLarge.
 type TooLarge = Error
@@ -1547,6 +1632,27 @@ type SetSessionCategoryJSONBody struct {
 	CategoryId *IDOrSlug `json:"category_id,omitempty"`
 }
 
+// ListSubagentTranscriptsParams defines parameters for ListSubagentTranscripts.
+type ListSubagentTranscriptsParams struct {
+	// Status Only this status (running, completed, failed).
+	Status *string `form:"status,omitempty" json:"status,omitempty"`
+
+	// SubagentType Only this subagent type.
+	SubagentType *string `form:"subagent_type,omitempty" json:"subagent_type,omitempty"`
+
+	// Page Page number, from 1 (below 1 reads as 1).
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Items per page, 1 to 100 (anything else reads as 25).
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ShowSubagentTranscriptParams defines parameters for ShowSubagentTranscript.
+type ShowSubagentTranscriptParams struct {
+	// IncludeTranscript true adds the stored (masked) transcript text.
+	IncludeTranscript *string `form:"include_transcript,omitempty" json:"include_transcript,omitempty"`
+}
+
 // ShowTranscriptParams defines parameters for ShowTranscript.
 type ShowTranscriptParams struct {
 	// Format text answers text/plain.
@@ -1710,6 +1816,12 @@ type UpdateSessionNotesJSONRequestBody UpdateSessionNotesJSONBody
 
 // SetSessionCategoryJSONRequestBody defines body for SetSessionCategory for application/json ContentType.
 type SetSessionCategoryJSONRequestBody SetSessionCategoryJSONBody
+
+// CreateSubagentTranscriptJSONRequestBody defines body for CreateSubagentTranscript for application/json ContentType.
+type CreateSubagentTranscriptJSONRequestBody = SubagentTranscriptFields
+
+// UpdateSubagentTranscriptJSONRequestBody defines body for UpdateSubagentTranscript for application/json ContentType.
+type UpdateSubagentTranscriptJSONRequestBody = SubagentTranscriptFields
 
 // UpdateSpotPolicyJSONRequestBody defines body for UpdateSpotPolicy for application/json ContentType.
 type UpdateSpotPolicyJSONRequestBody UpdateSpotPolicyJSONBody
@@ -2868,6 +2980,49 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
 	StartSessionNow(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSubagentTranscripts A session's subagent transcripts, newest first, without their text
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts (the `ListSubagentTranscripts` operationId).
+	ListSubagentTranscripts(ctx context.Context, id SessionID, params *ListSubagentTranscriptsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSubagentTranscriptWithBody Record a sub-agent of a session; its transcript is stored with credentials masked
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+	CreateSubagentTranscriptWithBody(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSubagentTranscript Record a sub-agent of a session; its transcript is stored with credentials masked
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+	CreateSubagentTranscript(ctx context.Context, id SessionID, body CreateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSubagentTranscript Remove a subagent transcript
+	//
+	// Corresponds with DELETE /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `DeleteSubagentTranscript` operationId).
+	DeleteSubagentTranscript(ctx context.Context, id SessionID, transcriptId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ShowSubagentTranscript One subagent transcript
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `ShowSubagentTranscript` operationId).
+	ShowSubagentTranscript(ctx context.Context, id SessionID, transcriptId string, params *ShowSubagentTranscriptParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSubagentTranscriptWithBody Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+	UpdateSubagentTranscriptWithBody(ctx context.Context, id SessionID, transcriptId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSubagentTranscript Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+	UpdateSubagentTranscript(ctx context.Context, id SessionID, transcriptId string, body UpdateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ToggleSessionFavorite Star or unstar a session
 	//
@@ -4963,6 +5118,119 @@ func (c *Client) SleepSession(ctx context.Context, id SessionID, reqEditors ...R
 // Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
 func (c *Client) StartSessionNow(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStartSessionNowRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSubagentTranscripts A session's subagent transcripts, newest first, without their text
+//
+// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts (the `ListSubagentTranscripts` operationId).
+func (c *Client) ListSubagentTranscripts(ctx context.Context, id SessionID, params *ListSubagentTranscriptsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSubagentTranscriptsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSubagentTranscriptWithBody Record a sub-agent of a session; its transcript is stored with credentials masked
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+func (c *Client) CreateSubagentTranscriptWithBody(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubagentTranscriptRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSubagentTranscript Record a sub-agent of a session; its transcript is stored with credentials masked
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+func (c *Client) CreateSubagentTranscript(ctx context.Context, id SessionID, body CreateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubagentTranscriptRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSubagentTranscript Remove a subagent transcript
+//
+// Corresponds with DELETE /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `DeleteSubagentTranscript` operationId).
+func (c *Client) DeleteSubagentTranscript(ctx context.Context, id SessionID, transcriptId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSubagentTranscriptRequest(c.Server, id, transcriptId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShowSubagentTranscript One subagent transcript
+//
+// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `ShowSubagentTranscript` operationId).
+func (c *Client) ShowSubagentTranscript(ctx context.Context, id SessionID, transcriptId string, params *ShowSubagentTranscriptParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShowSubagentTranscriptRequest(c.Server, id, transcriptId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSubagentTranscriptWithBody Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+func (c *Client) UpdateSubagentTranscriptWithBody(ctx context.Context, id SessionID, transcriptId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSubagentTranscriptRequestWithBody(c.Server, id, transcriptId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSubagentTranscript Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+func (c *Client) UpdateSubagentTranscript(ctx context.Context, id SessionID, transcriptId string, body UpdateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSubagentTranscriptRequest(c.Server, id, transcriptId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9245,6 +9513,313 @@ func NewStartSessionNowRequest(server string, id SessionID) (*http.Request, erro
 	return req, nil
 }
 
+// NewListSubagentTranscriptsRequest constructs an http.Request for the ListSubagentTranscripts method
+func NewListSubagentTranscriptsRequest(server string, id SessionID, params *ListSubagentTranscriptsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/subagent_transcripts", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SubagentType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "subagent_type", *params.SubagentType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateSubagentTranscriptRequest calls the generic CreateSubagentTranscript builder with application/json body
+func NewCreateSubagentTranscriptRequest(server string, id SessionID, body CreateSubagentTranscriptJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSubagentTranscriptRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateSubagentTranscriptRequestWithBody constructs an http.Request for the CreateSubagentTranscript method, with any body, and a specified content type
+func NewCreateSubagentTranscriptRequestWithBody(server string, id SessionID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/subagent_transcripts", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteSubagentTranscriptRequest constructs an http.Request for the DeleteSubagentTranscript method
+func NewDeleteSubagentTranscriptRequest(server string, id SessionID, transcriptId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "transcript_id", transcriptId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/subagent_transcripts/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewShowSubagentTranscriptRequest constructs an http.Request for the ShowSubagentTranscript method
+func NewShowSubagentTranscriptRequest(server string, id SessionID, transcriptId string, params *ShowSubagentTranscriptParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "transcript_id", transcriptId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/subagent_transcripts/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.IncludeTranscript != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include_transcript", *params.IncludeTranscript, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSubagentTranscriptRequest calls the generic UpdateSubagentTranscript builder with application/json body
+func NewUpdateSubagentTranscriptRequest(server string, id SessionID, transcriptId string, body UpdateSubagentTranscriptJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSubagentTranscriptRequestWithBody(server, id, transcriptId, "application/json", bodyReader)
+}
+
+// NewUpdateSubagentTranscriptRequestWithBody constructs an http.Request for the UpdateSubagentTranscript method, with any body, and a specified content type
+func NewUpdateSubagentTranscriptRequestWithBody(server string, id SessionID, transcriptId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "transcript_id", transcriptId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sessions/%s/subagent_transcripts/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewToggleSessionFavoriteRequest constructs an http.Request for the ToggleSessionFavorite method
 func NewToggleSessionFavoriteRequest(server string, id SessionID) (*http.Request, error) {
 	var err error
@@ -10908,6 +11483,55 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/sessions/{id}/start_now (the `StartSessionNow` operationId).
 	StartSessionNowWithResponse(ctx context.Context, id SessionID, reqEditors ...RequestEditorFn) (*StartSessionNowResponse, error)
+
+	// ListSubagentTranscriptsWithResponse A session's subagent transcripts, newest first, without their text
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts (the `ListSubagentTranscripts` operationId).
+	ListSubagentTranscriptsWithResponse(ctx context.Context, id SessionID, params *ListSubagentTranscriptsParams, reqEditors ...RequestEditorFn) (*ListSubagentTranscriptsResponse, error)
+
+	// CreateSubagentTranscriptWithBodyWithResponse Record a sub-agent of a session; its transcript is stored with credentials masked
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+	CreateSubagentTranscriptWithBodyWithResponse(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubagentTranscriptResponse, error)
+
+	// CreateSubagentTranscriptWithResponse Record a sub-agent of a session; its transcript is stored with credentials masked
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+	CreateSubagentTranscriptWithResponse(ctx context.Context, id SessionID, body CreateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubagentTranscriptResponse, error)
+
+	// DeleteSubagentTranscriptWithResponse Remove a subagent transcript
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `DeleteSubagentTranscript` operationId).
+	DeleteSubagentTranscriptWithResponse(ctx context.Context, id SessionID, transcriptId string, reqEditors ...RequestEditorFn) (*DeleteSubagentTranscriptResponse, error)
+
+	// ShowSubagentTranscriptWithResponse One subagent transcript
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `ShowSubagentTranscript` operationId).
+	ShowSubagentTranscriptWithResponse(ctx context.Context, id SessionID, transcriptId string, params *ShowSubagentTranscriptParams, reqEditors ...RequestEditorFn) (*ShowSubagentTranscriptResponse, error)
+
+	// UpdateSubagentTranscriptWithBodyWithResponse Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+	UpdateSubagentTranscriptWithBodyWithResponse(ctx context.Context, id SessionID, transcriptId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSubagentTranscriptResponse, error)
+
+	// UpdateSubagentTranscriptWithResponse Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+	UpdateSubagentTranscriptWithResponse(ctx context.Context, id SessionID, transcriptId string, body UpdateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSubagentTranscriptResponse, error)
 
 	// ToggleSessionFavoriteWithResponse Star or unstar a session
 	//
@@ -17424,6 +18048,357 @@ func (r StartSessionNowResponse) ContentType() string {
 	return ""
 }
 
+type ListSubagentTranscriptsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Pagination          Pagination           `json:"pagination"`
+		SubagentTranscripts []SubagentTranscript `json:"subagent_transcripts"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSubagentTranscriptsResponse) GetJSON200() *struct {
+	Pagination          Pagination           `json:"pagination"`
+	SubagentTranscripts []SubagentTranscript `json:"subagent_transcripts"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSubagentTranscriptsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSubagentTranscriptsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSubagentTranscriptsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSubagentTranscriptsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSubagentTranscriptsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSubagentTranscriptsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSubagentTranscriptsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateSubagentTranscriptResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SubagentTranscriptEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON201() *SubagentTranscriptEnvelope {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateSubagentTranscriptResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSubagentTranscriptResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSubagentTranscriptResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSubagentTranscriptResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSubagentTranscriptResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSubagentTranscriptResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSubagentTranscriptResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSubagentTranscriptResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteSubagentTranscriptResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSubagentTranscriptResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSubagentTranscriptResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSubagentTranscriptResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSubagentTranscriptResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ShowSubagentTranscriptResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubagentTranscriptEnvelope
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ShowSubagentTranscriptResponse) GetJSON200() *SubagentTranscriptEnvelope {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ShowSubagentTranscriptResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ShowSubagentTranscriptResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ShowSubagentTranscriptResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ShowSubagentTranscriptResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ShowSubagentTranscriptResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShowSubagentTranscriptResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShowSubagentTranscriptResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSubagentTranscriptResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubagentTranscriptEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON200() *SubagentTranscriptEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateSubagentTranscriptResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSubagentTranscriptResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSubagentTranscriptResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSubagentTranscriptResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSubagentTranscriptResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ToggleSessionFavoriteResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20322,6 +21297,97 @@ func (c *ClientWithResponses) StartSessionNowWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseStartSessionNowResponse(rsp)
+}
+
+// ListSubagentTranscriptsWithResponse A session's subagent transcripts, newest first, without their text
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts (the `ListSubagentTranscripts` operationId).
+func (c *ClientWithResponses) ListSubagentTranscriptsWithResponse(ctx context.Context, id SessionID, params *ListSubagentTranscriptsParams, reqEditors ...RequestEditorFn) (*ListSubagentTranscriptsResponse, error) {
+	rsp, err := c.ListSubagentTranscripts(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSubagentTranscriptsResponse(rsp)
+}
+
+// CreateSubagentTranscriptWithBodyWithResponse Record a sub-agent of a session; its transcript is stored with credentials masked
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+func (c *ClientWithResponses) CreateSubagentTranscriptWithBodyWithResponse(ctx context.Context, id SessionID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubagentTranscriptResponse, error) {
+	rsp, err := c.CreateSubagentTranscriptWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSubagentTranscriptResponse(rsp)
+}
+
+// CreateSubagentTranscriptWithResponse Record a sub-agent of a session; its transcript is stored with credentials masked
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sessions/{id}/subagent_transcripts (the `CreateSubagentTranscript` operationId).
+func (c *ClientWithResponses) CreateSubagentTranscriptWithResponse(ctx context.Context, id SessionID, body CreateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubagentTranscriptResponse, error) {
+	rsp, err := c.CreateSubagentTranscript(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSubagentTranscriptResponse(rsp)
+}
+
+// DeleteSubagentTranscriptWithResponse Remove a subagent transcript
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `DeleteSubagentTranscript` operationId).
+func (c *ClientWithResponses) DeleteSubagentTranscriptWithResponse(ctx context.Context, id SessionID, transcriptId string, reqEditors ...RequestEditorFn) (*DeleteSubagentTranscriptResponse, error) {
+	rsp, err := c.DeleteSubagentTranscript(ctx, id, transcriptId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSubagentTranscriptResponse(rsp)
+}
+
+// ShowSubagentTranscriptWithResponse One subagent transcript
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `ShowSubagentTranscript` operationId).
+func (c *ClientWithResponses) ShowSubagentTranscriptWithResponse(ctx context.Context, id SessionID, transcriptId string, params *ShowSubagentTranscriptParams, reqEditors ...RequestEditorFn) (*ShowSubagentTranscriptResponse, error) {
+	rsp, err := c.ShowSubagentTranscript(ctx, id, transcriptId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShowSubagentTranscriptResponse(rsp)
+}
+
+// UpdateSubagentTranscriptWithBodyWithResponse Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+func (c *ClientWithResponses) UpdateSubagentTranscriptWithBodyWithResponse(ctx context.Context, id SessionID, transcriptId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSubagentTranscriptResponse, error) {
+	rsp, err := c.UpdateSubagentTranscriptWithBody(ctx, id, transcriptId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSubagentTranscriptResponse(rsp)
+}
+
+// UpdateSubagentTranscriptWithResponse Change a subagent transcript's fields (null clears one; agent_id cannot be cleared)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/sessions/{id}/subagent_transcripts/{transcript_id} (the `UpdateSubagentTranscript` operationId).
+func (c *ClientWithResponses) UpdateSubagentTranscriptWithResponse(ctx context.Context, id SessionID, transcriptId string, body UpdateSubagentTranscriptJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSubagentTranscriptResponse, error) {
+	rsp, err := c.UpdateSubagentTranscript(ctx, id, transcriptId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSubagentTranscriptResponse(rsp)
 }
 
 // ToggleSessionFavoriteWithResponse Star or unstar a session
@@ -25499,6 +26565,282 @@ func ParseStartSessionNowResponse(rsp *http.Response) (*StartSessionNowResponse,
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSubagentTranscriptsResponse parses an HTTP response from a ListSubagentTranscriptsWithResponse call
+func ParseListSubagentTranscriptsResponse(rsp *http.Response) (*ListSubagentTranscriptsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSubagentTranscriptsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Pagination          Pagination           `json:"pagination"`
+			SubagentTranscripts []SubagentTranscript `json:"subagent_transcripts"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateSubagentTranscriptResponse parses an HTTP response from a CreateSubagentTranscriptWithResponse call
+func ParseCreateSubagentTranscriptResponse(rsp *http.Response) (*CreateSubagentTranscriptResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSubagentTranscriptResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SubagentTranscriptEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSubagentTranscriptResponse parses an HTTP response from a DeleteSubagentTranscriptWithResponse call
+func ParseDeleteSubagentTranscriptResponse(rsp *http.Response) (*DeleteSubagentTranscriptResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSubagentTranscriptResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseShowSubagentTranscriptResponse parses an HTTP response from a ShowSubagentTranscriptWithResponse call
+func ParseShowSubagentTranscriptResponse(rsp *http.Response) (*ShowSubagentTranscriptResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShowSubagentTranscriptResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubagentTranscriptEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSubagentTranscriptResponse parses an HTTP response from a UpdateSubagentTranscriptWithResponse call
+func ParseUpdateSubagentTranscriptResponse(rsp *http.Response) (*UpdateSubagentTranscriptResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSubagentTranscriptResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubagentTranscriptEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Unprocessable

@@ -33,8 +33,9 @@ func (s *Store) SessionHierarchy(ctx context.Context, id int64) (*session.Sessio
 }
 
 // view runs the one statement behind every lineage read: the session, its walk, the human
-// messages said anywhere in it, the roster, the head of its queue and its category's name. One
-// round trip and a commit, so the counts, the tree and the roster describe the same moment.
+// messages said anywhere in it, the roster, the head of its queue, its category's name and its
+// status summary. One round trip and a commit, so the counts, the tree and the roster describe
+// the same moment.
 func (s *Store) view(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
 	return read(ctx, s, "session_provenance", func(tx txn) (SessionView, error) {
 		rec, err := tx.single("session_provenance", queries.SessionProvenance, map[string]any{
@@ -83,7 +84,9 @@ func (tx txn) decodeView(rec *neo4j.Record) (SessionView, error) {
 		m, _ := raw.(map[string]any)
 		p.Users = append(p.Users, userFrom(m))
 	}
-	v := SessionView{Provenance: p, PendingTotal: int(asInt(get("pending_total"))), CategoryName: optString(get("category_name"))}
+	summary, _ := get("status_summary").(map[string]any)
+	v := SessionView{Provenance: p, PendingTotal: int(asInt(get("pending_total"))), CategoryName: optString(get("category_name")),
+		StatusSummary: statusSummaryFrom(summary)}
 	for _, raw := range list(get("pending")) {
 		if node, ok := raw.(neo4j.Node); ok {
 			v.Pending = append(v.Pending, nodeMessage(node.Props))

@@ -26,7 +26,7 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	_, err := write(ctx, s, "ensure_counters", func(tx txn) (struct{}, error) {
 		_, err := tx.collect("ensure_counters", queries.EnsureCounters, map[string]any{
 			"names": []string{"session", "enqueued_message", "category", "human_message", "notification", "trigger", "trigger_condition",
-				"backlog_item", "gate_decision", "outcome_analysis", "elicitation"},
+				"backlog_item", "gate_decision", "outcome_analysis", "elicitation", "subagent_transcript"},
 		})
 		return struct{}{}, err
 	})

@@ -36,15 +36,22 @@ func (s *Store) StatusSummary(ctx context.Context, id int64) (StatusSummary, err
 		if err != nil {
 			return StatusSummary{}, err
 		}
-		m := rec.AsMap()
-		return StatusSummary{Summary: optString(m["summary"]), Error: optString(m["error"]), State: asString(m["state"]),
-			Generating: asBool(m["generating"]), RequestedAt: optTime(m["requested_at"]), GeneratedAt: optTime(m["generated_at"]),
-			CoveredBytes: asInt(m["covered_bytes"])}, nil
+		return statusSummaryFrom(rec.AsMap()), nil
 	})
 	if err != nil {
 		return StatusSummary{}, fmt.Errorf("read status summary of session %d: %w", id, err)
 	}
 	return out, nil
+}
+
+// statusSummaryFrom reads a summary's columns; none (a nil map) is idle.
+func statusSummaryFrom(m map[string]any) StatusSummary {
+	if m == nil {
+		return StatusSummary{State: "idle"}
+	}
+	return StatusSummary{Summary: optString(m["summary"]), Error: optString(m["error"]), State: asString(m["state"]),
+		Generating: asBool(m["generating"]), RequestedAt: optTime(m["requested_at"]), GeneratedAt: optTime(m["generated_at"]),
+		CoveredBytes: asInt(m["covered_bytes"])}
 }
 
 // SaveStatusSummary writes session id's status summary whole; a deleted session is ErrNotFound.

@@ -609,6 +609,14 @@ func (s *sweep) restCall(t *testing.T, route rest.Route, forged string) {
 		}
 		path = strings.ReplaceAll(path, ":log_id", entry.ID)
 	}
+	if strings.Contains(path, ":transcript_id") {
+		rec, err := s.h.ops.CreateSubagentTranscript(context.Background(), target, orchestrator.SubagentFields{
+			AgentID: orchestrator.Opt[string]{Set: true, Value: new(graphtest.Unique(t, "sweep-agent"))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path = strings.ReplaceAll(path, ":transcript_id", fmt.Sprint(rec.ID))
+	}
 	if route.Path == "/health/queued_jobs" {
 		path += "?job_class=sweep:nothing-queued" // a preview must be scoped; it reads its query
 	}

@@ -295,6 +295,53 @@ func TestCategoriesRoutesAndASessionsCategory(t *testing.T) {
 	}
 }
 
+func TestEveryResponseCarryingASessionNamesItsCategory(t *testing.T) {
+	e := setup(t)
+	cat, err := e.ops.CreateCategory(context.Background(), graphtest.Unique(t, "every response"), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each case acts on a fresh session already in the category.
+	cases := []struct {
+		name string
+		act  func(s map[string]any, key string) response
+	}{
+		{"create answering a matched idempotency key", func(_ map[string]any, key string) response {
+			return e.do(t, "POST", "/api/v1/sessions", map[string]any{"git_root": "file:///tmp/repo", "idempotency_key": key})
+		}},
+		{"update", func(s map[string]any, _ string) response {
+			return e.do(t, "PATCH", "/api/v1/sessions/"+id(s), map[string]any{"title": "renamed"})
+		}},
+		{"notes", func(s map[string]any, _ string) response {
+			return e.do(t, "PATCH", "/api/v1/sessions/"+id(s)+"/notes", map[string]any{"session_notes": "n"})
+		}},
+		{"archive", func(s map[string]any, _ string) response {
+			return e.do(t, "POST", "/api/v1/sessions/"+id(s)+"/archive", map[string]any{"force": true})
+		}},
+		{"unarchive", func(s map[string]any, _ string) response {
+			e.do(t, "POST", "/api/v1/sessions/"+id(s)+"/archive", map[string]any{"force": true})
+			return e.do(t, "POST", "/api/v1/sessions/"+id(s)+"/unarchive", nil)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			key := graphtest.Unique(t, "category")
+			s := e.create(t, map[string]any{"idempotency_key": key})
+			if r := e.do(t, "PATCH", "/api/v1/sessions/"+id(s)+"/set_category", map[string]any{"category_id": cat.ID}); r.status != 200 {
+				t.Fatalf("set_category: %d %s", r.status, r.raw)
+			}
+			r := c.act(s, key)
+			if r.status != 200 {
+				t.Fatalf("%d %s", r.status, r.raw)
+			}
+			got, _ := r.session(t)["category"].(map[string]any)
+			if got["id"] != float64(cat.ID) || got["name"] != cat.Name {
+				t.Fatalf("category %v, want %d %q", r.session(t)["category"], cat.ID, cat.Name)
+			}
+		})
+	}
+}
+
 func TestIncludeTranscriptAddsTheStoredTranscript(t *testing.T) {
 	e := setup(t)
 	s := e.create(t, map[string]any{})

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 )
@@ -50,7 +51,12 @@ func TestTheSpotPolicyAndQueueOverREST(t *testing.T) {
 	if got := r.session(t); r.status != http.StatusOK || got["priority_class"] != "spot" || got["scheduling_class"] != "spot" {
 		t.Fatalf("%d %s", r.status, r.raw)
 	}
-	if r := e.do(t, "GET", "/api/v1/spot_queue?per_page=5", nil); r.status != http.StatusOK || r.body["pagination"] == nil {
-		t.Fatalf("%d %s", r.status, r.raw)
+	// The queue pages like every other list: out-of-range values fall back to the shared defaults.
+	for query, want := range map[string]string{"per_page=5": "1/5", "page=0&per_page=500": "1/25", "page=3&per_page=100": "3/100"} {
+		r := e.do(t, "GET", "/api/v1/spot_queue?"+query, nil)
+		p, _ := r.body["pagination"].(map[string]any)
+		if got := fmt.Sprintf("%v/%v", p["page"], p["per_page"]); r.status != http.StatusOK || got != want {
+			t.Fatalf("%s: page/per_page %s, want %s (%d %s)", query, got, want, r.status, r.raw)
+		}
 	}
 }

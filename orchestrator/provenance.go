@@ -37,25 +37,30 @@ func (s *Service) Provenance(ctx context.Context, id int64) (provenance.Record, 
 }
 
 // SessionView is a session's provenance record with what get_session shows beside it, all read
-// in one statement: the first pending messages of its queue, how many are pending, and the name
-// of its category (nil without one, or when it is gone).
+// in one statement: the first pending messages of its queue, how many are pending, the name
+// of its category (nil without one, or when it is gone) and its status summary.
 type SessionView struct {
-	Record       provenance.Record
-	Pending      []*session.Message
-	PendingTotal int
-	CategoryName *string
+	Record        provenance.Record
+	Pending       []*session.Message
+	PendingTotal  int
+	CategoryName  *string
+	StatusSummary StatusSummaryView
 }
 
-// SessionView reads a session's provenance record, its first queuePreview pending messages and
-// its category's name in one round trip.
+// SessionView reads a session's provenance record, its first queuePreview pending messages, its
+// category's name and its status summary in one round trip.
 func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
 	v, err := s.store.SessionView(ctx, id, queuePreview)
 	if err != nil {
 		return SessionView{}, err
 	}
 	s.obs.ObserveWalk(len(v.Hierarchy.Nodes), v.Hierarchy.Truncated)
+	summary, err := s.statusSummaryView(v.Session.ID, v.StatusSummary)
+	if err != nil {
+		return SessionView{}, err
+	}
 	return SessionView{Record: provenance.Gather(v.Session, v.Hierarchy, v.Messages, v.Users, s.admin),
-		Pending: v.Pending, PendingTotal: v.PendingTotal, CategoryName: v.CategoryName}, nil
+		Pending: v.Pending, PendingTotal: v.PendingTotal, CategoryName: v.CategoryName, StatusSummary: summary}, nil
 }
 
 // PromptBlocks is what the session runner appends after <session-notes> on the initial spawn

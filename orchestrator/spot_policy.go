@@ -62,9 +62,13 @@ func (s *Service) ResetGenesisClasses(ctx context.Context) (settings.Spot, error
 
 // SpotQueue is one page of the ranked spot queue (parked and held sessions, highest precedence
 // first) and its length: the whole fleet's, since it is only read.
-func (s *Service) SpotQueue(ctx context.Context, page, perPage int) ([]*session.Session, int, error) {
-	page, perPage = max(page, 1), min(max(perPage, 1), 100)
-	return s.store.SpotQueue(ctx, "", (page-1)*perPage, perPage)
+func (s *Service) SpotQueue(ctx context.Context, page, perPage int) ([]*session.Session, Page, error) {
+	page, perPage = pageBounds(page, perPage)
+	list, total, err := s.store.SpotQueue(ctx, "", (page-1)*perPage, perPage)
+	if err != nil {
+		return nil, Page{}, err
+	}
+	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
 }
 
 // SpotCensus counts the sessions the gate holds, by reason, and the ones parked in the queue.
@@ -98,9 +102,11 @@ func (s *Service) SpotReport(ctx context.Context, queueHead int) (SpotReport, er
 	for _, runtime := range []string{catalog.RuntimeClaude, catalog.RuntimeCodex, catalog.RuntimePi} {
 		out.Pools = append(out.Pools, SpotPool{Runtime: runtime, Decision: st.decide(runtime, 0), Leaving: st.pools[runtime].Leaving})
 	}
-	if out.Queue, out.QueueTotal, err = s.SpotQueue(ctx, 1, queueHead); err != nil {
+	queue, page, err := s.SpotQueue(ctx, 1, queueHead)
+	if err != nil {
 		return SpotReport{}, err
 	}
+	out.Queue, out.QueueTotal = queue, page.TotalCount
 	return out, nil
 }
 

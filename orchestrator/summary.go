@@ -68,12 +68,9 @@ type StatusSummaryView struct {
 	GeneratedAt            *time.Time
 }
 
-// StatusSummary reads session id's cached status summary and how much happened since.
-func (s *Service) StatusSummary(ctx context.Context, id int64) (StatusSummaryView, error) {
-	ss, err := s.store.StatusSummary(ctx, id)
-	if err != nil {
-		return StatusSummaryView{}, err
-	}
+// statusSummaryView is a stored summary as the surfaces show it: a lost generation reads as
+// failed, and the transcript entries written since it was generated are counted.
+func (s *Service) statusSummaryView(id int64, ss graph.StatusSummary) (StatusSummaryView, error) {
 	v := StatusSummaryView{Summary: ss.Summary, State: ss.State, Generating: ss.Generating, Error: ss.Error, GeneratedAt: ss.GeneratedAt}
 	if s.summaryLost(ss) {
 		v.Generating = false

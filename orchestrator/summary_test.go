@@ -42,11 +42,11 @@ func TestTheStatusSummaryIsCachedAndCountsWhatHappenedSince(t *testing.T) {
 	})
 	view := func() orchestrator.StatusSummaryView {
 		t.Helper()
-		v, err := env.Ops.StatusSummary(ctx, s.ID)
+		v, err := env.Ops.SessionView(ctx, s.ID, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v
+		return v.StatusSummary
 	}
 	if v := view(); v.State != orchestrator.SummaryIdle || v.Summary != nil || v.Generating || v.MessagesSinceGenerated != nil {
 		t.Fatalf("never asked for: %+v", v)

@@ -55,4 +55,6 @@ CREATE INDEX token_usage_session IF NOT EXISTS FOR (u:TokenUsage) ON (u.session_
 CREATE INDEX token_usage_called_at IF NOT EXISTS FOR (u:TokenUsage) ON (u.called_at);
 CREATE INDEX token_usage_agent_root IF NOT EXISTS FOR (u:TokenUsage) ON (u.agent_root, u.called_at);
 CREATE INDEX token_usage_model IF NOT EXISTS FOR (u:TokenUsage) ON (u.model);
-CREATE CONSTRAINT token_usage_backfill_key IF NOT EXISTS FOR (b:TokenUsageBackfill) REQUIRE b.key IS UNIQUE
+CREATE CONSTRAINT token_usage_backfill_key IF NOT EXISTS FOR (b:TokenUsageBackfill) REQUIRE b.key IS UNIQUE;
+CREATE CONSTRAINT subagent_transcript_id IF NOT EXISTS FOR (t:SubagentTranscript) REQUIRE t.id IS UNIQUE;
+CREATE CONSTRAINT subagent_transcript_agent IF NOT EXISTS FOR (t:SubagentTranscript) REQUIRE (t.session_id, t.agent_id) IS UNIQUE

@@ -20,7 +20,8 @@
 // entry_point, slack_user_id, slack_channel, slack_permalink}] chronological, users: [{key,
 // display_name, email, slack_user_ids, notes, created_at, updated_at}] by key, pending_total,
 // pending: the first $queue_preview pending message nodes by position, category_name: null
-// when the session has no category or it is gone}.
+// when the session has no category or it is gone, status_summary: null when none was ever asked
+// for, else {summary, error, state, generating, requested_at, generated_at, covered_bytes}}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH chain = (:Session)-[:SPAWNED*1..9]->(s)
 WITH s, chain ORDER BY length(chain) DESC LIMIT 1
@@ -97,4 +98,9 @@ RETURN s, origin.id AS origin, [r IN roots | r.id] AS roots, truncated,
     WITH m ORDER BY m.position, m.id LIMIT $queue_preview
     RETURN m
   } AS pending,
-  COLLECT { MATCH (c:Category {id: s.category_id}) RETURN c.name }[0] AS category_name
+  COLLECT { MATCH (c:Category {id: s.category_id}) RETURN c.name }[0] AS category_name,
+  COLLECT {
+    MATCH (s)-[:HAS_STATUS_SUMMARY]->(ss:StatusSummary)
+    RETURN ss{.summary, .error, .state, generating: coalesce(ss.generating, false), .requested_at, .generated_at,
+              covered_bytes: coalesce(ss.covered_bytes, 0)}
+  }[0] AS status_summary

@@ -76,11 +76,7 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	writePrompt(&b, s, verbose)
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
 	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
-	summary, err := c.h.ops.StatusSummary(ctx, s.ID)
-	if err != nil {
-		return "", err
-	}
-	writeStatusSummary(&b, summary)
+	writeStatusSummary(&b, v.StatusSummary)
 	budget := provenance.Summary
 	if verbose {
 		budget = provenance.Uncut

@@ -150,7 +150,7 @@ func (h *Handler) startBacklog(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusCreated, gin.H{"item": renderBacklogItem(st.Item), "session": renderSession(st.Session)})
+	c.JSON(http.StatusCreated, gin.H{"item": renderBacklogItem(st.Item), "session": h.renderSession(c.Request.Context(), st.Session)})
 	return nil
 }
 

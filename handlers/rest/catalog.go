@@ -87,7 +87,7 @@ func (h *Handler) updateMCPServers(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": "MCP servers updated to " + listOrNone(change.After) +
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "message": "MCP servers updated to " + listOrNone(change.After) +
 		"; the change takes effect on the session's next turn"})
 	return nil
 }

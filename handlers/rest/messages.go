@@ -74,13 +74,13 @@ func (h *Handler) followUp(c *gin.Context) error {
 	switch out.Outcome {
 	case orchestrator.FollowUpQueued:
 		status = http.StatusAccepted
-		resp = gin.H{"session": renderSession(out.Session),
+		resp = gin.H{"session": h.renderSession(c.Request.Context(), out.Session),
 			"enqueued_message": gin.H{"id": out.Message.ID, "position": out.Message.Position, "status": out.Message.Status},
 			"message":          "Message queued (session is running). It will be delivered when the current turn ends."}
 	case orchestrator.FollowUpImmediate:
-		resp = gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent immediately"}
+		resp = gin.H{"session": h.renderSession(c.Request.Context(), out.Session), "message": "Follow-up prompt sent immediately"}
 	default:
-		resp = gin.H{"session": renderSession(out.Session), "message": "Follow-up prompt sent"}
+		resp = gin.H{"session": h.renderSession(c.Request.Context(), out.Session), "message": "Follow-up prompt sent"}
 	}
 	if len(out.Warnings) > 0 {
 		resp["warnings"] = out.Warnings
@@ -212,7 +212,7 @@ func (h *Handler) interruptMessage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": "Message sent as interrupt"})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "message": "Message sent as interrupt"})
 	return nil
 }
 

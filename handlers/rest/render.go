@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"context"
+	"slices"
 	"time"
 
 	"github.com/zimmerhq/zimmer/session"
@@ -56,7 +58,52 @@ type sessionJSON struct {
 	Transcript any `json:"transcript,omitempty"`
 }
 
-func renderSession(s *session.Session) sessionJSON {
+// renderSession is a session as every response shows it, its category resolved (null when it has
+// none).
+func (h *Handler) renderSession(ctx context.Context, s *session.Session) sessionJSON {
+	return h.renderSessions(ctx, []*session.Session{s})[0]
+}
+
+// renderSessions renders sessions with their categories, reading the (short) category list once.
+func (h *Handler) renderSessions(ctx context.Context, list []*session.Session) []sessionJSON {
+	out := make([]sessionJSON, 0, len(list))
+	for _, s := range list {
+		out = append(out, sessionFields(s))
+	}
+	if !slices.ContainsFunc(list, func(s *session.Session) bool { return s.CategoryID != nil }) {
+		return out
+	}
+	cats, err := h.ops.Categories(ctx)
+	if err != nil {
+		// The session itself was read; a missing category label is not worth failing it.
+		h.log.Warn("read categories for sessions' category", "err", err)
+		return out
+	}
+	byID := map[int64]session.Category{}
+	for _, c := range cats {
+		byID[c.ID] = c
+	}
+	for i, s := range list {
+		if s.CategoryID == nil {
+			continue
+		}
+		if c, ok := byID[*s.CategoryID]; ok {
+			out[i].Category = categoryRefJSON{ID: c.ID, Name: c.Name, Position: c.Position, IsFrozen: c.IsFrozen}
+		}
+	}
+	return out
+}
+
+// categoryRefJSON is a session's `category`.
+type categoryRefJSON struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Position int64  `json:"position"`
+	IsFrozen bool   `json:"is_frozen"`
+}
+
+// sessionFields is the session's own fields; Category is left for renderSessions.
+func sessionFields(s *session.Session) sessionJSON {
 	return sessionJSON{
 		ID: s.ID, Slug: s.Slug, Title: s.DisplayTitle(), Status: s.Status, AgentRuntime: s.AgentRuntime,
 		Prompt: s.Prompt, GitRoot: session.RedactCredentials(s.GitRoot), Branch: s.Branch, Subdirectory: s.Subdirectory,
@@ -72,12 +119,4 @@ func renderSession(s *session.Session) sessionJSON {
 		SessionNotesUpdatedAt: s.SessionNotesUpdatedAt, Favorited: s.Favorited, Visibility: s.Visibility,
 		ParentSessionID: s.ParentSessionID, IdempotencyKey: s.IdempotencyKey,
 	}
-}
-
-func renderSessions(list []*session.Session) []sessionJSON {
-	out := make([]sessionJSON, 0, len(list))
-	for _, s := range list {
-		out = append(out, renderSession(s))
-	}
-	return out
 }

@@ -20,7 +20,7 @@ func (h *Handler) restartSession(c *gin.Context) error {
 		return err
 	}
 	s, err := h.ops.Restart(c.Request.Context(), sessionID)
-	return answer(c, s, err, "Session restarted")
+	return h.answer(c, s, err, "Session restarted")
 }
 
 // pauseSession halts a running turn (paused_by=user); the runner terminates its process.
@@ -30,7 +30,7 @@ func (h *Handler) pauseSession(c *gin.Context) error {
 		return err
 	}
 	s, err := h.ops.Pause(c.Request.Context(), sessionID)
-	return answer(c, s, err, "")
+	return h.answer(c, s, err, "")
 }
 
 func (h *Handler) sleepSession(c *gin.Context) error {
@@ -39,15 +39,15 @@ func (h *Handler) sleepSession(c *gin.Context) error {
 		return err
 	}
 	s, err := h.ops.Sleep(c.Request.Context(), sessionID)
-	return answer(c, s, err, "")
+	return h.answer(c, s, err, "")
 }
 
 // answer renders {session[, message]} for an action, or passes its error on.
-func answer(c *gin.Context, s *session.Session, err error, message string) error {
+func (h *Handler) answer(c *gin.Context, s *session.Session, err error, message string) error {
 	if err != nil {
 		return err
 	}
-	out := gin.H{"session": renderSession(s)}
+	out := gin.H{"session": h.renderSession(c.Request.Context(), s)}
 	if message != "" {
 		out["message"] = message
 	}
@@ -77,7 +77,7 @@ func (h *Handler) forkSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusCreated, gin.H{"session": renderSession(fork), "message": "Session forked successfully"})
+	c.JSON(http.StatusCreated, gin.H{"session": h.renderSession(c.Request.Context(), fork), "message": "Session forked successfully"})
 	return nil
 }
 
@@ -90,7 +90,7 @@ func (h *Handler) refreshSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": message})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "message": message})
 	return nil
 }
 

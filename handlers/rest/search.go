@@ -44,7 +44,7 @@ func (h *Handler) searchSessions(c *gin.Context) error {
 		}
 		// A scan has no total: the page is what this bounded pass found, and scan_complete says
 		// whether every candidate was read.
-		resp["sessions"] = h.withCategories(c.Request.Context(), res.Matches)
+		resp["sessions"] = h.renderSessions(c.Request.Context(), res.Matches)
 		resp["pagination"] = renderPage(orchestrator.Page{Page: 1, PerPage: max(len(res.Matches), 1), TotalCount: len(res.Matches), TotalPages: 1})
 		resp["scan_complete"] = res.Complete
 	} else {
@@ -52,7 +52,7 @@ func (h *Handler) searchSessions(c *gin.Context) error {
 		if err != nil {
 			return searchError(err)
 		}
-		resp["sessions"] = h.withCategories(c.Request.Context(), list)
+		resp["sessions"] = h.renderSessions(c.Request.Context(), list)
 		resp["pagination"] = renderPage(pg)
 	}
 	c.JSON(http.StatusOK, resp)

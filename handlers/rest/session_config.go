@@ -1,16 +1,13 @@
 package rest
 
 import (
-	"context"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
-	"github.com/zimmerhq/zimmer/session"
 )
 
 // A session's settings one at a time: its catalog lists, model, heartbeat, category and star,
@@ -51,7 +48,7 @@ func artifactsRoute(kind orchestrator.ArtifactKind, field, noun string) func(*Ha
 		if err != nil {
 			return err
 		}
-		c.JSON(http.StatusOK, gin.H{"session": h.renderSessionWithCategory(c.Request.Context(), s),
+		c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s),
 			"message": noun + " updated to " + listOrNone(change.After) + "; the change takes effect on the session's next turn"})
 		return nil
 	}
@@ -81,7 +78,7 @@ func (h *Handler) changeModel(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": h.renderSessionWithCategory(c.Request.Context(), s), "message": "Model updated"})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "message": "Model updated"})
 	return nil
 }
 
@@ -105,7 +102,7 @@ func (h *Handler) setHeartbeat(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": h.renderSessionWithCategory(c.Request.Context(), s),
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s),
 		"heartbeat_enabled": s.HeartbeatEnabled, "heartbeat_interval_seconds": s.HeartbeatInterval})
 	return nil
 }
@@ -137,7 +134,7 @@ func (h *Handler) setCategory(c *gin.Context) error {
 	if cat != nil {
 		message = "Session moved to " + cat.Name
 	}
-	c.JSON(http.StatusOK, gin.H{"session": h.renderSessionWithCategory(c.Request.Context(), s), "message": message})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "message": message})
 	return nil
 }
 
@@ -150,7 +147,7 @@ func (h *Handler) toggleFavorite(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": h.renderSessionWithCategory(c.Request.Context(), s), "favorited": s.Favorited})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "favorited": s.Favorited})
 	return nil
 }
 
@@ -178,51 +175,11 @@ func (h *Handler) messageParent(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := gin.H{"session": h.renderSessionWithCategory(c.Request.Context(), r.Parent), "delivery": string(r.Delivery.Outcome),
+	out := gin.H{"session": h.renderSession(c.Request.Context(), r.Parent), "delivery": string(r.Delivery.Outcome),
 		"parent_unarchived": r.Unarchived, "message": "Message delivered to parent session " + strconv.FormatInt(r.Parent.ID, 10)}
 	if m := r.Delivery.Message; m != nil {
 		out["enqueued_message"] = gin.H{"id": m.ID, "position": m.Position, "status": m.Status}
 	}
 	c.JSON(http.StatusOK, out)
 	return nil
-}
-
-// renderSessionWithCategory is a session with its category filled in (null when it has none).
-func (h *Handler) renderSessionWithCategory(ctx context.Context, s *session.Session) sessionJSON {
-	return h.withCategories(ctx, []*session.Session{s})[0]
-}
-
-// withCategories renders sessions with their categories, reading the (short) category list once.
-func (h *Handler) withCategories(ctx context.Context, list []*session.Session) []sessionJSON {
-	out := renderSessions(list)
-	if !slices.ContainsFunc(list, func(s *session.Session) bool { return s.CategoryID != nil }) {
-		return out
-	}
-	cats, err := h.ops.Categories(ctx)
-	if err != nil {
-		// The session itself was read; a missing category label is not worth failing it.
-		h.log.Warn("read categories for sessions' category", "err", err)
-		return out
-	}
-	byID := map[int64]session.Category{}
-	for _, c := range cats {
-		byID[c.ID] = c
-	}
-	for i, s := range list {
-		if s.CategoryID == nil {
-			continue
-		}
-		if c, ok := byID[*s.CategoryID]; ok {
-			out[i].Category = categoryRefJSON{ID: c.ID, Name: c.Name, Position: c.Position, IsFrozen: c.IsFrozen}
-		}
-	}
-	return out
-}
-
-// categoryRefJSON is a session's `category`.
-type categoryRefJSON struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	Position int64  `json:"position"`
-	IsFrozen bool   `json:"is_frozen"`
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/zimmerhq/zimmer/orchestrator"
-	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -19,7 +18,7 @@ func (h *Handler) listSessions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"sessions": h.withCategories(c.Request.Context(), list), "pagination": renderPage(p)})
+	c.JSON(http.StatusOK, gin.H{"sessions": h.renderSessions(c.Request.Context(), list), "pagination": renderPage(p)})
 	return nil
 }
 
@@ -47,7 +46,7 @@ func (h *Handler) createSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	resp := gin.H{"session": renderSession(out.Session), "agent_job_queued": out.JobQueued}
+	resp := gin.H{"session": h.renderSession(c.Request.Context(), out.Session), "agent_job_queued": out.JobQueued}
 	if len(out.Warnings) > 0 {
 		resp["warnings"] = out.Warnings
 	}
@@ -71,16 +70,17 @@ func (h *Handler) showSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var rec provenance.Record
-	if asOf.IsZero() {
-		rec, err = h.ops.Provenance(c.Request.Context(), sessionID)
-	} else {
-		rec, err = h.ops.ProvenanceAsOf(c.Request.Context(), sessionID, asOf)
-	}
+	v, err := h.ops.SessionView(c.Request.Context(), sessionID, 0)
 	if err != nil {
 		return err
 	}
-	js := h.renderSessionWithCategory(c.Request.Context(), rec.Session)
+	rec := v.Record
+	if !asOf.IsZero() {
+		if rec, err = h.ops.ProvenanceAsOf(c.Request.Context(), sessionID, asOf); err != nil {
+			return err
+		}
+	}
+	js := h.renderSession(c.Request.Context(), rec.Session)
 	if queryBool(c.Query("include_transcript")) {
 		records, err := h.ops.TranscriptRecords(c.Request.Context(), sessionID)
 		if err != nil {
@@ -88,11 +88,7 @@ func (h *Handler) showSession(c *gin.Context) error {
 		}
 		js.Transcript = records
 	}
-	summary, err := h.ops.StatusSummary(c.Request.Context(), sessionID)
-	if err != nil {
-		return err
-	}
-	resp := gin.H{"session": js, "status_summary": renderStatusSummary(summary),
+	resp := gin.H{"session": js, "status_summary": renderStatusSummary(v.StatusSummary),
 		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)}
 	if !asOf.IsZero() {
 		resp["as_of"] = asOf.UTC()
@@ -126,7 +122,7 @@ func (h *Handler) updateSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s)})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s)})
 	return nil
 }
 
@@ -161,7 +157,7 @@ func (h *Handler) archiveSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "message": "Session moved to trash", "trash_after": s.TrashAfter})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "message": "Session moved to trash", "trash_after": s.TrashAfter})
 	return nil
 }
 
@@ -174,7 +170,7 @@ func (h *Handler) unarchiveSession(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "clone_restored": false,
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "clone_restored": false,
 		"message": "Session restored to needs_input; its clone is prepared again on the next run"})
 	return nil
 }
@@ -199,6 +195,6 @@ func (h *Handler) updateNotes(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"session": renderSession(s), "session_notes_updated_at": s.SessionNotesUpdatedAt})
+	c.JSON(http.StatusOK, gin.H{"session": h.renderSession(c.Request.Context(), s), "session_notes_updated_at": s.SessionNotesUpdatedAt})
 	return nil
 }

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -79,7 +78,7 @@ func (h *Handler) showSpotPolicy(c *gin.Context) error {
 		pools[i] = renderSpotPool(p)
 	}
 	c.JSON(http.StatusOK, gin.H{"spot_policy": renderSpotPolicy(r.Policy), "pools": pools,
-		"queue_head": renderSessions(r.Queue), "queue_length": r.QueueTotal})
+		"queue_head": h.renderSessions(c.Request.Context(), r.Queue), "queue_length": r.QueueTotal})
 	return nil
 }
 
@@ -122,15 +121,12 @@ func (h *Handler) updateSpotPolicy(c *gin.Context) error {
 
 // listSpotQueue is GET /spot_queue: the ranked queue, highest precedence first, paginated.
 func (h *Handler) listSpotQueue(c *gin.Context) error {
-	page, _ := strconv.Atoi(c.DefaultQuery("page", "1"))
-	perPage, _ := strconv.Atoi(c.DefaultQuery("per_page", "25"))
-	page, perPage = max(page, 1), min(max(perPage, 1), 100)
-	list, total, err := h.ops.SpotQueue(c.Request.Context(), page, perPage)
+	page, perPage := pageQuery(c)
+	list, p, err := h.ops.SpotQueue(c.Request.Context(), page, perPage)
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, gin.H{"sessions": renderSessions(list), "pagination": renderPage(orchestrator.Page{
-		Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage})})
+	c.JSON(http.StatusOK, gin.H{"sessions": h.renderSessions(c.Request.Context(), list), "pagination": renderPage(p)})
 	return nil
 }
 
@@ -141,7 +137,7 @@ func (h *Handler) startNow(c *gin.Context) error {
 		return err
 	}
 	s, err := h.ops.StartNow(c.Request.Context(), id)
-	return answer(c, s, err, "Session started")
+	return h.answer(c, s, err, "Session started")
 }
 
 // demoteToSpot is POST /sessions/:id/demote_to_spot: spot class, at the head of the spot queue.
@@ -151,5 +147,5 @@ func (h *Handler) demoteToSpot(c *gin.Context) error {
 		return err
 	}
 	s, err := h.ops.DemoteToSpot(c.Request.Context(), id)
-	return answer(c, s, err, "Session demoted to spot at the head of the spot queue")
+	return h.answer(c, s, err, "Session demoted to spot at the head of the spot queue")
 }

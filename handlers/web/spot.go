@@ -31,12 +31,12 @@ type rankedPage struct {
 }
 
 func (h *Handler) ranked(c *gin.Context) {
-	list, total, err := h.ops.SpotQueue(c.Request.Context(), 1, 100)
+	list, page, err := h.ops.SpotQueue(c.Request.Context(), 1, orchestrator.MaxPerPage)
 	if err != nil {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "ranked.html", "Ranked", rankedPage{Sessions: list, Total: total})
+	h.render(c, http.StatusOK, "ranked.html", "Ranked", rankedPage{Sessions: list, Total: page.TotalCount})
 }
 
 // inSpotQueue: waiting in the spot queue, parked or held at its first start.
