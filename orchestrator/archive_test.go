@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -70,5 +71,31 @@ func TestTheTranscriptArchiveTakesTheNewestWithinItsBound(t *testing.T) {
 	}
 	if got, err := e.Ops.TranscriptArchive(); err != nil || got != st {
 		t.Fatalf("status: %+v %v", got, err)
+	}
+}
+
+// Whatever reads a transcript back out masks the credentials an agent's output echoed, and the
+// offsets a live page follows still count the file's own bytes.
+func TestATranscriptIsReadBackWithItsCredentialsMasked(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	const id = 424242
+	key := "sk-ant-" + strings.Repeat("A1b2", 10)
+	body := `{"type":"assistant","message":{"content":[{"type":"text","text":"the key is ` + key + `"}]}}` + "\n"
+	path := transcript.Path(e.DataDir, id)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	entries, end, err := e.Ops.TranscriptSince(id, 0)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("one entry: %v %v", entries, err)
+	}
+	if got := fmt.Sprint(entries); strings.Contains(got, key) || !strings.Contains(got, "[REDACTED:ANTHROPIC_API_KEY]") {
+		t.Errorf("the entry shows %s", got)
+	}
+	if end != int64(len(body)) {
+		t.Errorf("the next read starts at %d, want the file's %d bytes", end, len(body))
 	}
 }

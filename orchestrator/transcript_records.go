@@ -7,7 +7,7 @@ import (
 	"errors"
 )
 
-// TranscriptRecords is the session's stored (redacted) transcript as its JSON records, oldest
+// TranscriptRecords is the session's transcript, credentials masked, as its JSON records, oldest
 // first, from the window the transcript routes read; a session that never ran, or whose file
 // is gone, has none. A line that is not a JSON object (a write cut short) is left out.
 func (s *Service) TranscriptRecords(ctx context.Context, id int64) ([]json.RawMessage, error) {

@@ -149,10 +149,14 @@ func (s *Service) transcriptFrom(id, from, window int64) (data []byte, end int64
 	last := bytes.LastIndexByte(data, '\n') // a last line without its newline is still being written
 	end = size - int64(len(data)) + int64(last) + 1
 	data = data[:last+1]
+	kept := int64(len(data))
+	// An agent's output may echo a credential it read; nothing read back out of a transcript
+	// (pages, REST, MCP, search, summaries) carries one.
+	data = []byte(transcript.Redact(string(data)))
 	if start == from {
 		return data, end, false, nil
 	}
-	marker, err := json.Marshal(transcript.Cut{Type: transcript.CutType, Reason: transcript.CutWindow, Bytes: end - from - int64(len(data))})
+	marker, err := json.Marshal(transcript.Cut{Type: transcript.CutType, Reason: transcript.CutWindow, Bytes: end - from - kept})
 	if err != nil {
 		return nil, from, false, err
 	}
