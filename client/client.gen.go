@@ -503,7 +503,7 @@ type CLIStatus struct {
 	Error     *string    `json:"error,omitempty"`
 	Installed bool       `json:"installed"`
 
-	// Missing Never probed
+	// Missing Never probed, or the cache was cleared since.
 	Missing bool   `json:"missing"`
 	Runtime string `json:"runtime"`
 
