@@ -18,15 +18,9 @@ type CLIStatusView struct {
 // CLIEntry is one runtime's record. Missing: never probed (or the cache was cleared since);
 // Stale: probed longer ago than two refresh cadences, so the tick is not running.
 type CLIEntry struct {
-	Runtime       string     `json:"runtime"`
-	Binary        string     `json:"binary"`
-	Installed     bool       `json:"installed"`
-	Version       string     `json:"version"`
-	Authenticated *bool      `json:"authenticated"`
-	Error         string     `json:"error,omitempty"`
-	CheckedAt     *time.Time `json:"checked_at"`
-	Missing       bool       `json:"missing"`
-	Stale         bool       `json:"stale"`
+	tasks.CLIStatus
+	Missing bool `json:"missing"`
+	Stale   bool `json:"stale"`
 }
 
 // CLIStatus reads the cache.
@@ -39,13 +33,10 @@ func (s *Service) CLIStatus(ctx context.Context) (CLIStatusView, error) {
 	for _, runtime := range catalog.RuntimeKeys {
 		c, ok := cached[runtime]
 		if !ok {
-			v.CLIs = append(v.CLIs, CLIEntry{Runtime: runtime, Missing: true})
+			v.CLIs = append(v.CLIs, CLIEntry{CLIStatus: tasks.CLIStatus{Runtime: runtime}, Missing: true})
 			continue
 		}
-		at := c.CheckedAt
-		v.CLIs = append(v.CLIs, CLIEntry{Runtime: runtime, Binary: c.Binary, Installed: c.Installed, Version: c.Version,
-			Authenticated: c.Authenticated, Error: c.Error, CheckedAt: &at,
-			Stale: s.now().Sub(at) > 2*tasks.CLIsRefreshEvery})
+		v.CLIs = append(v.CLIs, CLIEntry{CLIStatus: c, Stale: c.CheckedAt == nil || s.now().Sub(*c.CheckedAt) > 2*tasks.CLIsRefreshEvery})
 	}
 	return v, nil
 }

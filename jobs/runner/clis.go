@@ -37,7 +37,8 @@ func (r *Runner) probeCLI(ctx context.Context, rt runtime) tasks.CLIStatus {
 	if bin == "" {
 		bin = rt.defaultBin
 	}
-	st := tasks.CLIStatus{Runtime: rt.key, Binary: bin, CheckedAt: time.Now().UTC()}
+	now := time.Now().UTC()
+	st := tasks.CLIStatus{Runtime: rt.key, Binary: bin, CheckedAt: &now}
 	if _, err := exec.LookPath(bin); err != nil {
 		st.Error = fmt.Sprintf("%s is not installed (%s not found)", rt.label, bin)
 		return st

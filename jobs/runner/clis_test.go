@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zimmerhq/zimmer/catalog"
+	"github.com/zimmerhq/zimmer/jobs/tasks"
 )
 
 // cliStatus reads GET /clis/status by runtime.
@@ -121,8 +123,21 @@ func TestTheCLIStatusCacheIsFilledByTheWorkersProbe(t *testing.T) {
 		}
 		waitChecked(t, e, before)
 	}
+	// A record older than two refresh cadences is reported stale: the tick is not running.
+	e.stop()
+	old := time.Now().Add(-2*tasks.CLIsRefreshEvery - time.Minute)
+	if err := e.queue.SaveCLIStatus(context.Background(), tasks.CLIStatus{Runtime: catalog.RuntimeClaude, Binary: fakeAgent,
+		Installed: true, Version: "fakeagent 1.2.3", CheckedAt: &old}); err != nil {
+		t.Fatal(err)
+	}
+	if c := e.cliStatus(t)[catalog.RuntimeClaude]; c["stale"] != true || c["missing"] != false {
+		t.Errorf("a record probed %s ago: %v, want stale", time.Since(old).Round(time.Minute), c)
+	}
+	if c := e.cliStatus(t)[catalog.RuntimeCodex]; c["stale"] != false {
+		t.Errorf("a fresh record: %v, want not stale", c)
+	}
 	report := e.callTool(t, "get_system_health", map[string]any{"include_cli_status": true})
-	for _, line := range []string{"### CLI Status", "**claude_code:** fakeagent 1.2.3; logged in", "**codex:** fakeagent 1.2.3; not logged in",
+	for _, line := range []string{"### CLI Status", "(stale: the periodic refresh has not run since)", "**codex:** fakeagent 1.2.3; not logged in",
 		"**pi:** not installed (" + absent + ")"} {
 		if !strings.Contains(report, line) {
 			t.Errorf("get_system_health lacks %q:\n%s", line, report)

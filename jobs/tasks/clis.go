@@ -28,9 +28,9 @@ type CLIStatus struct {
 	Installed bool   `json:"installed"`
 	Version   string `json:"version"`
 	// Authenticated is nil when the CLI has no login check to ask.
-	Authenticated *bool     `json:"authenticated"`
-	Error         string    `json:"error,omitempty"`
-	CheckedAt     time.Time `json:"checked_at"`
+	Authenticated *bool      `json:"authenticated"`
+	Error         string     `json:"error,omitempty"`
+	CheckedAt     *time.Time `json:"checked_at"` // nil only in a report's entry for a runtime never probed
 }
 
 // EnqueueCLIRefresh queues a probe of every agent CLI on the pollers lane.
