@@ -28,25 +28,36 @@ func (e *env) cliStatus(t *testing.T) map[string]map[string]any {
 	return byRuntime
 }
 
-// waitCLIs polls the status until every runtime has a record, failing after a generous deadline.
-func (e *env) waitCLIs(t *testing.T) map[string]map[string]any {
+// waitCLIs polls the status until ok holds, failing after a generous deadline.
+func (e *env) waitCLIs(t *testing.T, what string, ok func(map[string]map[string]any) bool) map[string]map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		got := e.cliStatus(t)
-		probed := 0
-		for _, c := range got {
-			if c["missing"] == false {
-				probed++
-			}
-		}
-		if probed == len(catalog.RuntimeKeys) {
+		if ok(got) {
 			return got
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the CLI probe never filled the cache: %v", got)
+			t.Fatalf("waited 30s for %s: %v", what, got)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// allProbed: every runtime has a record.
+func allProbed(got map[string]map[string]any) bool {
+	for _, runtime := range catalog.RuntimeKeys {
+		if got[runtime]["missing"] != false {
+			return false
+		}
+	}
+	return true
+}
+
+// probedAgain: every runtime has a record and Claude's is newer than before (a checked_at or nil).
+func probedAgain(before any) func(map[string]map[string]any) bool {
+	return func(got map[string]map[string]any) bool {
+		return allProbed(got) && got[catalog.RuntimeClaude]["checked_at"] != before
 	}
 }
 
@@ -78,7 +89,7 @@ func TestTheCLIStatusCacheIsFilledByTheWorkersProbe(t *testing.T) {
 		t.Fatalf("POST /clis/refresh: %d %v", status, out)
 	}
 	e.startWorker(t, 0)
-	got := e.waitCLIs(t)
+	got := e.waitCLIs(t, "the first probe", allProbed)
 	want := map[string]map[string]any{
 		catalog.RuntimeClaude: {"installed": true, "version": "fakeagent 1.2.3", "authenticated": true, "stale": false},
 		catalog.RuntimeCodex:  {"installed": true, "version": "fakeagent 1.2.3", "authenticated": false, "stale": false},
@@ -110,7 +121,7 @@ func TestTheCLIStatusCacheIsFilledByTheWorkersProbe(t *testing.T) {
 		}
 	}
 	e.startWorker(t, 0)
-	refilled := e.waitCLIs(t)
+	refilled := e.waitCLIs(t, "the probe clear_cache queued", allProbed)
 	if refilled[catalog.RuntimeClaude]["version"] != "fakeagent 1.2.3" {
 		t.Errorf("after clear_cache: %v", refilled)
 	}
@@ -121,7 +132,7 @@ func TestTheCLIStatusCacheIsFilledByTheWorkersProbe(t *testing.T) {
 		if text := e.callTool(t, "action_health", map[string]any{"action": action}); !strings.Contains(text, heading) {
 			t.Errorf("action_health %s: %q", action, text)
 		}
-		waitChecked(t, e, before)
+		e.waitCLIs(t, "the probe "+action+" queued", probedAgain(before))
 	}
 	// A record older than two refresh cadences is reported stale: the tick is not running.
 	e.stop()
@@ -142,21 +153,5 @@ func TestTheCLIStatusCacheIsFilledByTheWorkersProbe(t *testing.T) {
 		if !strings.Contains(report, line) {
 			t.Errorf("get_system_health lacks %q:\n%s", line, report)
 		}
-	}
-}
-
-// waitChecked waits until Claude's record was probed again after the given checked_at (or nil).
-func waitChecked(t *testing.T, e *env, before any) map[string]map[string]any {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		got := e.cliStatus(t)
-		if at := got[catalog.RuntimeClaude]["checked_at"]; at != nil && at != before {
-			return e.waitCLIs(t)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no new probe after %v: %v", before, got)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
