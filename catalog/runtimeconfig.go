@@ -24,6 +24,9 @@ const (
 	RuntimePi     = "pi"
 )
 
+// RuntimeKeys lists every runtime Zimmer drives.
+var RuntimeKeys = []string{RuntimeClaude, RuntimeCodex, RuntimePi}
+
 // Names of the entries Zimmer injects itself (seed 000, "What Zimmer injects into every session").
 const (
 	SelfSessionServer = "zimmer-self-session"

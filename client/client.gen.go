@@ -492,6 +492,28 @@ type BodyInteger0 = int
 // BodyInteger1 defines model for BodyInteger.1.
 type BodyInteger1 = string
 
+// CLIStatus defines model for CLIStatus.
+type CLIStatus struct {
+	// Authenticated The CLI's own login check passed; null when it has none or was not asked.
+	Authenticated *bool `json:"authenticated"`
+
+	// Binary The binary probed (empty when missing).
+	Binary    string     `json:"binary"`
+	CheckedAt *time.Time `json:"checked_at"`
+	Error     *string    `json:"error,omitempty"`
+	Installed bool       `json:"installed"`
+
+	// Missing Never probed, or the cache was cleared since.
+	Missing bool   `json:"missing"`
+	Runtime string `json:"runtime"`
+
+	// Stale Probed more than two refresh cadences ago.
+	Stale bool `json:"stale"`
+
+	// Version The first line of the CLI's --version.
+	Version string `json:"version"`
+}
+
 // Category defines model for Category.
 type Category struct {
 	CreatedAt    time.Time `json:"created_at"`
@@ -1058,6 +1080,11 @@ type BacklogItemEnvelope struct {
 
 // BadRequest defines model for BadRequest.
 type BadRequest = Error
+
+// CLIJobQueued defines model for CLIJobQueued.
+type CLIJobQueued struct {
+	Queued bool `json:"queued"`
+}
 
 // CategoryEnvelope defines model for CategoryEnvelope.
 type CategoryEnvelope struct {
@@ -2352,6 +2379,21 @@ type ClientInterface interface {
 	// Corresponds with PATCH /api/v1/categories/{id} (the `UpdateCategory` operationId).
 	UpdateCategory(ctx context.Context, id string, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ClearCLICache Forget every cached CLI status and queue the probe that refills it (never throttled)
+	//
+	// Corresponds with POST /api/v1/clis/clear_cache (the `ClearCLICache` operationId).
+	ClearCLICache(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefreshCLIs Queue a probe of every agent CLI (never throttled)
+	//
+	// Corresponds with POST /api/v1/clis/refresh (the `RefreshCLIs` operationId).
+	RefreshCLIs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CliStatus The agent CLIs' cached versions and login state, one entry per runtime
+	//
+	// Corresponds with GET /api/v1/clis/status (the `CliStatus` operationId).
+	CliStatus(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ShowConfigs The catalog a new session can be made from
 	//
 	// Corresponds with GET /api/v1/configs (the `ShowConfigs` operationId).
@@ -3479,6 +3521,51 @@ func (c *Client) UpdateCategoryWithBody(ctx context.Context, id string, contentT
 // Corresponds with PATCH /api/v1/categories/{id} (the `UpdateCategory` operationId).
 func (c *Client) UpdateCategory(ctx context.Context, id string, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCategoryRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ClearCLICache Forget every cached CLI status and queue the probe that refills it (never throttled)
+//
+// Corresponds with POST /api/v1/clis/clear_cache (the `ClearCLICache` operationId).
+func (c *Client) ClearCLICache(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewClearCLICacheRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefreshCLIs Queue a probe of every agent CLI (never throttled)
+//
+// Corresponds with POST /api/v1/clis/refresh (the `RefreshCLIs` operationId).
+func (c *Client) RefreshCLIs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshCLIsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CliStatus The agent CLIs' cached versions and login state, one entry per runtime
+//
+// Corresponds with GET /api/v1/clis/status (the `CliStatus` operationId).
+func (c *Client) CliStatus(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCliStatusRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -6075,6 +6162,87 @@ func NewUpdateCategoryRequestWithBody(server string, id string, contentType stri
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewClearCLICacheRequest constructs an http.Request for the ClearCLICache method
+func NewClearCLICacheRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/clis/clear_cache")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRefreshCLIsRequest constructs an http.Request for the RefreshCLIs method
+func NewRefreshCLIsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/clis/refresh")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCliStatusRequest constructs an http.Request for the CliStatus method
+func NewCliStatusRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/clis/status")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -10773,6 +10941,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /api/v1/categories/{id} (the `UpdateCategory` operationId).
 	UpdateCategoryWithResponse(ctx context.Context, id string, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
 
+	// ClearCLICacheWithResponse Forget every cached CLI status and queue the probe that refills it (never throttled)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/clis/clear_cache (the `ClearCLICache` operationId).
+	ClearCLICacheWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ClearCLICacheResponse, error)
+
+	// RefreshCLIsWithResponse Queue a probe of every agent CLI (never throttled)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/clis/refresh (the `RefreshCLIs` operationId).
+	RefreshCLIsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RefreshCLIsResponse, error)
+
+	// CliStatusWithResponse The agent CLIs' cached versions and login state, one entry per runtime
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/clis/status (the `CliStatus` operationId).
+	CliStatusWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CliStatusResponse, error)
+
 	// ShowConfigsWithResponse The catalog a new session can be made from
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -12607,6 +12796,177 @@ func (r UpdateCategoryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateCategoryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ClearCLICacheResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CLIJobQueued
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ClearCLICacheResponse) GetJSON200() *CLIJobQueued {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ClearCLICacheResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ClearCLICacheResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ClearCLICacheResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ClearCLICacheResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ClearCLICacheResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ClearCLICacheResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RefreshCLIsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CLIJobQueued
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefreshCLIsResponse) GetJSON200() *CLIJobQueued {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RefreshCLIsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RefreshCLIsResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RefreshCLIsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefreshCLIsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefreshCLIsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefreshCLIsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CliStatusResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Clis                []CLIStatus `json:"clis"`
+		RefreshEverySeconds int         `json:"refresh_every_seconds"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ServerError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CliStatusResponse) GetJSON200() *struct {
+	Clis                []CLIStatus `json:"clis"`
+	RefreshEverySeconds int         `json:"refresh_every_seconds"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CliStatusResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CliStatusResponse) GetJSON500() *ServerError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CliStatusResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CliStatusResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CliStatusResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CliStatusResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -19982,6 +20342,45 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 	return ParseUpdateCategoryResponse(rsp)
 }
 
+// ClearCLICacheWithResponse Forget every cached CLI status and queue the probe that refills it (never throttled)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/clis/clear_cache (the `ClearCLICache` operationId).
+func (c *ClientWithResponses) ClearCLICacheWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ClearCLICacheResponse, error) {
+	rsp, err := c.ClearCLICache(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseClearCLICacheResponse(rsp)
+}
+
+// RefreshCLIsWithResponse Queue a probe of every agent CLI (never throttled)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/clis/refresh (the `RefreshCLIs` operationId).
+func (c *ClientWithResponses) RefreshCLIsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RefreshCLIsResponse, error) {
+	rsp, err := c.RefreshCLIs(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshCLIsResponse(rsp)
+}
+
+// CliStatusWithResponse The agent CLIs' cached versions and login state, one entry per runtime
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/clis/status (the `CliStatus` operationId).
+func (c *ClientWithResponses) CliStatusWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CliStatusResponse, error) {
+	rsp, err := c.CliStatus(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCliStatusResponse(rsp)
+}
+
 // ShowConfigsWithResponse The catalog a new session can be made from
 //
 // Returns a wrapper object for the known response body format(s).
@@ -22388,6 +22787,129 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 			return nil, err
 		}
 		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseClearCLICacheResponse parses an HTTP response from a ClearCLICacheWithResponse call
+func ParseClearCLICacheResponse(rsp *http.Response) (*ClearCLICacheResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ClearCLICacheResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CLIJobQueued
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRefreshCLIsResponse parses an HTTP response from a RefreshCLIsWithResponse call
+func ParseRefreshCLIsResponse(rsp *http.Response) (*RefreshCLIsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefreshCLIsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CLIJobQueued
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCliStatusResponse parses an HTTP response from a CliStatusWithResponse call
+func ParseCliStatusResponse(rsp *http.Response) (*CliStatusResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CliStatusResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Clis                []CLIStatus `json:"clis"`
+			RefreshEverySeconds int         `json:"refresh_every_seconds"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ServerError

@@ -42,6 +42,10 @@ type Queue interface {
 	RescheduleQueued(ctx context.Context, sc tasks.JobScope, expected int, at time.Time) (tasks.JobResult, error)
 	// EnqueueLedgerBackfill queues the next slice of a token-ledger sweep (orchestrator/costs_backfill.go).
 	EnqueueLedgerBackfill(ctx context.Context, run, cursor int64) error
+	// The agent CLIs' status cache (orchestrator/clis.go).
+	EnqueueCLIRefresh(ctx context.Context) error
+	CLIStatuses(ctx context.Context) (map[string]tasks.CLIStatus, error)
+	ClearCLIStatuses(ctx context.Context) error
 }
 
 // Observer receives the lineage and human-message measurements; metrics implement it.

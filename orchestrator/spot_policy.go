@@ -99,7 +99,7 @@ func (s *Service) SpotReport(ctx context.Context, queueHead int) (SpotReport, er
 		return SpotReport{}, err
 	}
 	out := SpotReport{Policy: st.policy}
-	for _, runtime := range []string{catalog.RuntimeClaude, catalog.RuntimeCodex, catalog.RuntimePi} {
+	for _, runtime := range catalog.RuntimeKeys {
 		out.Pools = append(out.Pools, SpotPool{Runtime: runtime, Decision: st.decide(runtime, 0), Leaving: st.pools[runtime].Leaving})
 	}
 	queue, page, err := s.SpotQueue(ctx, 1, queueHead)

@@ -15,8 +15,9 @@ func actionHealthTool() *toolDef {
 			"with the REST endpoint, per API key), enter/exit_queue_recovery_mode (halt every queue but agents; never " +
 			"throttled), and preview/discard/reschedule_queued_jobs (discard and reschedule need the expected_count the " +
 			"preview reported; the agents queue is refused), backfill_token_usage (sweep every transcript on disk into the " +
-			"token ledger; asking again joins the sweep in flight; never throttled). cli_refresh and cli_clear_cache " +
-			"answer that their machinery is not on this deployment.",
+			"token ledger; asking again joins the sweep in flight; never throttled), cli_refresh (queue a probe of the agent " +
+			"CLIs' versions and login state) and cli_clear_cache (forget the cached status and queue that probe); neither " +
+			"is throttled.",
 		schema: newSchema(fields{
 			"action":         healthVerbs.enum(),
 			"session_ids":    list("retry_sessions: the sessions (empty: recent failures).", number("")),
@@ -34,7 +35,7 @@ func actionHealthTool() *toolDef {
 
 var healthVerbs = verbs[func(context.Context, *call) (string, error)]{
 	{orchestrator.ActionCleanupProcesses, healthCleanup}, {orchestrator.ActionRetrySessions, healthRetry},
-	{orchestrator.ActionArchiveOld, healthArchiveOld}, {"cli_refresh", healthNotHere}, {"cli_clear_cache", healthNotHere},
+	{orchestrator.ActionArchiveOld, healthArchiveOld}, {"cli_refresh", healthCLIRefresh}, {"cli_clear_cache", healthCLIClear},
 	{orchestrator.ActionEnterQueueRecovery, healthEnterRecovery}, {orchestrator.ActionExitQueueRecovery, healthExitRecovery},
 	{"backfill_token_usage", healthBackfill}, {orchestrator.ActionPreviewQueuedJobs, healthPreviewJobs},
 	{orchestrator.ActionDiscardQueuedJobs, healthDiscardJobs}, {orchestrator.ActionRescheduleQueuedJobs, healthRescheduleJobs},
@@ -92,14 +93,22 @@ func healthArchiveOld(ctx context.Context, c *call) (string, error) {
 	return throttled("Old Sessions Archived", out, err)
 }
 
-// healthNotHere answers the actions whose machinery (a CLI status cache) this deployment does
-// not have.
-func healthNotHere(_ context.Context, c *call) (string, error) {
-	needs := map[string]string{
-		"cli_refresh":     "a cache of the agent CLIs' versions and login state",
-		"cli_clear_cache": "a cache of the agent CLIs' versions and login state",
-	}[c.args.text("action")]
-	return "", fail("%s is not on this deployment: it needs %s.", c.args.text("action"), needs)
+func healthCLIRefresh(ctx context.Context, c *call) (string, error) {
+	return cliJobQueued(c.h.ops.RefreshCLIs(ctx), "CLI Refresh Queued")
+}
+
+func healthCLIClear(ctx context.Context, c *call) (string, error) {
+	return cliJobQueued(c.h.ops.ClearCLICache(ctx), "CLI Cache Clear Queued")
+}
+
+func cliJobQueued(err error, heading string) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	var b doc
+	b.heading(2, heading)
+	b.line("A worker probes each agent CLI's version and login state; get_system_health with include_cli_status reports them.")
+	return b.String(), nil
 }
 
 func (c *call) recoveryActor() string {

@@ -55,7 +55,7 @@ func runGetSystemHealth(ctx context.Context, c *call) (string, error) {
 	if c.args.flag("include_cli_status") {
 		b.blank()
 		b.heading(3, "CLI Status")
-		b.line("*Could not fetch CLI status: this deployment keeps no CLI status cache yet.*")
+		writeCLIStatus(ctx, &b, c)
 	}
 	b.blank()
 	b.heading(3, "Health Details")
@@ -162,4 +162,42 @@ func namesOrNone(names []string) string {
 		quoted[i] = "`" + n + "`"
 	}
 	return strings.Join(quoted, ", ")
+}
+
+func writeCLIStatus(ctx context.Context, b *doc, c *call) {
+	v, err := c.h.ops.CLIStatus(ctx)
+	if err != nil {
+		b.line("*Could not fetch CLI status: " + err.Error() + "*")
+		return
+	}
+	for _, e := range v.CLIs {
+		b.field(e.Runtime, cliLine(e))
+	}
+}
+
+// cliLine is one runtime's cached probe in a sentence.
+func cliLine(e orchestrator.CLIEntry) string {
+	if e.Missing {
+		return "not checked yet (action_health cli_refresh asks)"
+	}
+	var text string
+	switch {
+	case !e.Installed:
+		text = "not installed (" + e.Binary + ")"
+	case e.Version != "":
+		text = e.Version
+	default:
+		text = "installed, version unknown"
+	}
+	if e.Authenticated != nil {
+		text += map[bool]string{true: "; logged in", false: "; not logged in"}[*e.Authenticated]
+	}
+	if e.Error != "" && e.Installed {
+		text += "; " + e.Error
+	}
+	text += "; checked " + timestamp(*e.CheckedAt)
+	if e.Stale {
+		text += " (stale: the periodic refresh has not run since)"
+	}
+	return text
 }

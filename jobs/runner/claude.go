@@ -16,6 +16,7 @@ import "github.com/zimmerhq/zimmer/catalog"
 // CLAUDE_CODE_AUTO_COMPACT_WINDOW is the session's auto_compact_window.
 var claudeRuntime = runtime{
 	key: catalog.RuntimeClaude, label: "Claude Code", defaultBin: "claude", binEnv: "ZIMMER_CLAUDE_BIN",
+	authCheck: []string{"auth", "status"},
 	argv: func(s spawnSpec) []string {
 		args := []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
 		if s.configPath != "" {

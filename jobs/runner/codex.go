@@ -16,6 +16,7 @@ import "github.com/zimmerhq/zimmer/catalog"
 // (catalog.CodexHookArgs); its skills are folders under <workdir>/.agents/skills.
 var codexRuntime = runtime{
 	key: catalog.RuntimeCodex, label: "Codex", defaultBin: "codex", binEnv: "ZIMMER_CODEX_BIN", mintsOwnID: true,
+	authCheck: []string{"login", "status"},
 	argv: func(s spawnSpec) []string {
 		args := []string{"exec"}
 		if s.resume {

@@ -21,6 +21,8 @@ type runtime struct {
 	// (status summaries, titles): print mode, the runtime's JSON events, no tools wanted.
 	oneShot func(prompt, model string) []string
 	env     func(spawnSpec) map[string]string
+	// authCheck is the CLI's own login check (exit 0: logged in); nil when it has none.
+	authCheck []string
 }
 
 // spawnSpec is what a runtime builds one turn's command line from.

@@ -33,6 +33,9 @@
 // needs-auth) and, for the failure's words, FAKEAGENT_MCP_ERROR; FAKEAGENT_MCP_CONNECTED_AFTER
 // there names a file whose presence makes it connect after all.
 //
+// It answers --version and the login checks (`auth status`, `login status`) as the status probe
+// asks them.
+//
 // With FAKEAGENT_LOG set it appends one JSON line per invocation (argv, working directory, its
 // whole environment, the names of the MCP servers in its config) to that file.
 package main
@@ -65,6 +68,9 @@ type invocation struct {
 }
 
 func main() {
+	if code, probed := probe(os.Args[1:]); probed {
+		os.Exit(code)
+	}
 	inv := parse(os.Args[1:])
 	logInvocation(inv)
 	out := newPrinter(inv)
@@ -94,6 +100,25 @@ func main() {
 	}
 	out.finish()
 	os.Exit(code)
+}
+
+// probe answers the status probes the CLIs have — --version, and Claude's `auth status` and
+// Codex's `login status` (logged in unless FAKEAGENT_LOGGED_OUT is set) — without logging an
+// invocation, since they are no turn.
+func probe(args []string) (code int, probed bool) {
+	switch {
+	case slices.Equal(args, []string{"--version"}):
+		fmt.Println("fakeagent 1.2.3")
+		return 0, true
+	case slices.Equal(args, []string{"auth", "status"}), slices.Equal(args, []string{"login", "status"}):
+		if os.Getenv("FAKEAGENT_LOGGED_OUT") != "" {
+			fmt.Println("Not logged in")
+			return 1, true
+		}
+		fmt.Println("Logged in")
+		return 0, true
+	}
+	return 0, false
 }
 
 func parse(args []string) invocation {
