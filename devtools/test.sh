@@ -63,10 +63,16 @@ say "go vet"
 go vet ./...
 say "staticcheck"
 go tool staticcheck ./...
-say "zimmer migrate (once, before packages test in parallel)"
+say "zimmer migrate (once, before the packages test)"
 NEO4J_URI="$ZIMMER_TEST_NEO4J_URI" NEO4J_USER=neo4j go run ./cmd/zimmer migrate
 say "go test"
-go test -count=1 -timeout 15m "$@" ./...
+# One package at a time (-p 1): every package shares this one Neo4j, and some records are
+# deployment-wide by design (the notification inbox's mark-all-read and dismiss-all-read, the
+# spot policy, the route sweep that calls every route). Two packages running at once let one
+# package's test read or dismiss another's records; that failed CI twice. Serial packages also
+# keep the timing-sensitive tests off a machine that Neo4j already loads. Tests within a package
+# that opt into t.Parallel still run together; graphtest.Exclusive guards the shared records.
+go test -p 1 -count=1 -timeout 15m "$@" ./...
 # The fuzz targets, each for a bounded number of inputs (a count, not a duration: Go 1.26's fuzz
 # coordinator can report its own -fuzztime deadline as a failure on a loaded machine,
 # golang/go#75804), after every package has run: then a target is the

@@ -209,6 +209,7 @@ func newSweep(t *testing.T) *sweep {
 	// The backlog routes are swept too, and the Connectors page's OAuth routes against a local
 	// authorization server.
 	as := mcpauthtest.Start(t)
+	graphtest.Exclusive(t, "notifications") // the sweep marks every notification read and dismisses them
 	dir := t.TempDir()
 	for _, name := range []string{"roots.json", "mcp.json"} { // the built-in catalog, plus the OAuth server
 		text, err := os.ReadFile(filepath.Join("..", "catalog", "default", name))

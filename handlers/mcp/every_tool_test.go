@@ -16,6 +16,7 @@ import (
 func TestEveryToolAnswersAValidCall(t *testing.T) {
 	e := setup(t)
 	orchestratortest.ExclusiveBacklog(t, orchestratortest.Env{Ops: e.ops, Store: e.store})
+	graphtest.Exclusive(t, "notifications") // it marks every notification read
 	me := e.fixture(t, nil)
 	other := e.fixture(t, nil)
 	archived := e.fixture(t, func(s *session.Session) { s.Status = session.StatusArchived })

@@ -61,6 +61,8 @@ type harness struct {
 // start runs a worker with the notification jobs on this package's Redis.
 func start(t *testing.T, webhook string) harness {
 	t.Helper()
+	// Another package's mark-all-read and dismiss-all-read would take this test's notifications.
+	graphtest.Exclusive(t, "notifications")
 	graphtest.FlushRedis(t, redisDB)
 	logs := &logBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
