@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/queries"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -154,5 +157,78 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 	}
 	if gotT, gotCalls := foldRows(own); gotT != f.spend[f.tops[0]] || gotCalls != f.calls[f.tops[0]] {
 		t.Errorf("#%d alone: %+v in %d calls, want %+v in %d", f.tops[0], gotT, gotCalls, f.spend[f.tops[0]], f.calls[f.tops[0]])
+	}
+}
+
+// TestAScopedCostReportReadsOnlyItsScope profiles the report's statement: a report on one
+// session or one agent root reads that scope's ledger rows, never the rest of the window's.
+func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	root := graphtest.Unique(t, "scoped")
+	mine := graphtest.Session(t, store, func(d *session.Session) { d.Metadata[session.MetaAgentRoot] = root })
+	other := graphtest.Session(t, store, nil)
+	// A minute of its own in the future, so the window holds only these rows whatever else runs.
+	at := time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rand.IntN(500_000)) * time.Minute)
+	spend := func(id int64, agentRoot string, n int) {
+		rows := make([]session.TokenUsage, n)
+		for i := range rows {
+			rows[i] = session.TokenUsage{RequestID: fmt.Sprintf("%s-%d-%d", root, id, i), Model: "claude-opus-4-5", AgentRoot: agentRoot,
+				CalledAt: at, TokenCounts: session.TokenCounts{InputTokens: 10}}
+		}
+		if _, err := store.RecordTokenUsage(ctx, id, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const own, others = 3, 60
+	spend(mine.ID, root, own)
+	spend(other.ID, "", others)
+
+	o := graphtest.Neo4jOptions()
+	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	for _, tc := range []struct {
+		name        string
+		sessionID   int64
+		agentRoot   string
+		descendants bool
+	}{
+		{"one session", mine.ID, "", false},
+		{"one session and its descendants", mine.ID, "", true},
+		{"one agent root", 0, root, false},
+		{"one agent root and its descendants", 0, root, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.CostRows, map[string]any{
+				"from": at.Add(-time.Minute), "to": at.Add(time.Minute), "session_id": tc.sessionID, "agent_root": tc.agentRoot,
+				"descendants": tc.descendants, "by_session": true}, neo4j.EagerResultTransformer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls int64
+			for _, rec := range res.Records {
+				n, _ := rec.Get("calls")
+				calls += n.(int64)
+			}
+			if calls != own {
+				t.Fatalf("the report counted %d calls, want %d", calls, own)
+			}
+			var widest func(p neo4j.ProfiledPlan) (string, int64)
+			widest = func(p neo4j.ProfiledPlan) (string, int64) {
+				op, rows := p.Operator(), p.Records()
+				for _, c := range p.Children() {
+					if cop, crows := widest(c); crows > rows {
+						op, rows = cop, crows
+					}
+				}
+				return op, rows
+			}
+			if op, rows := widest(res.Summary.Profile()); rows > own {
+				t.Fatalf("%s produced %d rows: the report read ledger rows outside its scope of %d", op, rows, own)
+			}
+		})
 	}
 }

@@ -9,28 +9,34 @@
 // input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens,
 // cache_creation_5m_tokens, cache_creation_1h_tokens, web_search_requests, web_fetch_requests}.
 CALL {
+  // Each branch is guarded by a row, not a WHERE: the planner applies a parameter-only WHERE
+  // after the branch's index seek, so every report would first read the ledger of every other
+  // scope (the whole window's, or every row with no agent root).
+  UNWIND CASE WHEN $session_id = 0 AND $agent_root = '' THEN [true] ELSE [] END AS fleet
   MATCH (u:TokenUsage)
-  WHERE $session_id = 0 AND $agent_root = '' AND $from <= u.called_at < $to
+  WHERE $from <= u.called_at < $to
   RETURN u
   UNION ALL
+  UNWIND CASE WHEN $session_id = 0 AND $agent_root <> '' AND NOT $descendants THEN [true] ELSE [] END AS root
   MATCH (u:TokenUsage {agent_root: $agent_root})
-  WHERE $session_id = 0 AND $agent_root <> '' AND NOT $descendants AND $from <= u.called_at < $to
+  WHERE $from <= u.called_at < $to
   RETURN u
   UNION ALL
+  UNWIND CASE WHEN $session_id <> 0 AND NOT $descendants THEN [true] ELSE [] END AS one
   MATCH (u:TokenUsage {session_id: $session_id})
-  WHERE $session_id <> 0 AND NOT $descendants AND $from <= u.called_at < $to
+  WHERE $from <= u.called_at < $to
   RETURN u
   UNION ALL
+  UNWIND CASE WHEN $session_id <> 0 AND $descendants THEN [true] ELSE [] END AS tree
   MATCH (top:Session {id: $session_id})
-  WHERE $session_id <> 0 AND $descendants
   MATCH (top)-[:SPAWNED*0..]->(s:Session)
   WITH DISTINCT s
   MATCH (s)-[:USED_TOKENS]->(u:TokenUsage)
   WHERE $from <= u.called_at < $to
   RETURN u
   UNION ALL
+  UNWIND CASE WHEN $session_id = 0 AND $agent_root <> '' AND $descendants THEN [true] ELSE [] END AS trees
   MATCH (top:Session {agent_root_key: $agent_root})
-  WHERE $session_id = 0 AND $agent_root <> '' AND $descendants
   MATCH (top)-[:SPAWNED*0..]->(s:Session)
   WITH DISTINCT s
   MATCH (s)-[:USED_TOKENS]->(u:TokenUsage)
