@@ -81,7 +81,7 @@ func (s *Service) statusSummaryView(id int64, ss graph.StatusSummary) (StatusSum
 		}
 	}
 	if ss.Summary != nil {
-		data, _, _, err := s.transcriptFrom(id, ss.CoveredBytes, summaryWindow)
+		data, _, _, err := s.rawTranscriptFrom(id, ss.CoveredBytes, summaryWindow) // counted, never shown
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return StatusSummaryView{}, fmt.Errorf("read transcript of session %d: %w", id, err)
 		}

@@ -116,11 +116,22 @@ func (s *Service) TranscriptSince(id, from int64) ([]transcript.Entry, int64, er
 	return transcript.Entries(data), end, nil
 }
 
-// transcriptFrom reads whole lines of session id's transcript from offset from (0 when the
+// transcriptFrom is rawTranscriptFrom for a reader that shows or sends the text: an agent's
+// output may echo a credential it read, and nothing read back out of a transcript (pages, REST,
+// MCP, search, summaries) carries one.
+func (s *Service) transcriptFrom(id, from, window int64) (data []byte, end int64, cut bool, err error) {
+	data, end, cut, err = s.rawTranscriptFrom(id, from, window)
+	if len(data) > 0 {
+		data = []byte(transcript.Redact(string(data)))
+	}
+	return data, end, cut, err
+}
+
+// rawTranscriptFrom reads whole lines of session id's transcript from offset from (0 when the
 // file is now shorter) to its end, keeping at most the last window bytes, and returns where the
 // last whole line ended. When the window starts past from, a transcript.Cut line first says how
-// much is left out (and cut is true).
-func (s *Service) transcriptFrom(id, from, window int64) (data []byte, end int64, cut bool, err error) {
+// much is left out (and cut is true). Its text is unmasked: only counting readers use it.
+func (s *Service) rawTranscriptFrom(id, from, window int64) (data []byte, end int64, cut bool, err error) {
 	f, err := s.openTranscript(id)
 	if err != nil {
 		return nil, from, false, err
@@ -150,9 +161,6 @@ func (s *Service) transcriptFrom(id, from, window int64) (data []byte, end int64
 	end = size - int64(len(data)) + int64(last) + 1
 	data = data[:last+1]
 	kept := int64(len(data))
-	// An agent's output may echo a credential it read; nothing read back out of a transcript
-	// (pages, REST, MCP, search, summaries) carries one.
-	data = []byte(transcript.Redact(string(data)))
 	if start == from {
 		return data, end, false, nil
 	}
