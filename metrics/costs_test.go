@@ -27,7 +27,7 @@ func TestTheSpendGaugesAreReadOffTheScrapePath(t *testing.T) {
 		t.Fatalf("the first scrape, before any census: %d series, %v", n, err)
 	}
 	close(release)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for reads.Load() == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -78,13 +78,14 @@ func get(t *testing.T, e orchestratortest.Env, id int64) *session.Session {
 	return s
 }
 
-// eventually polls cond until it holds, failing with what after a few seconds.
+// eventually polls cond until it holds, failing with what after half a minute (a bound for a
+// loaded machine, not an expectation).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited 10s for %s", what)
+			t.Fatalf("waited 30s for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

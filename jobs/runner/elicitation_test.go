@@ -28,7 +28,7 @@ func (e *env) blockedOn(t *testing.T, id int64) string {
 	})
 	// The timeline line is written after the status change, so it may lag behind it.
 	var logs []session.LogEntry
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		var err error
 		if logs, err = e.ops.Timeline(context.Background(), id); err != nil {
 			t.Fatal(err)

@@ -443,7 +443,7 @@ func gone(pid int) bool {
 
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !gone(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("process %d is still running", pid)

@@ -103,7 +103,7 @@ func TestHealthReportsWhatARunningWorkerHolds(t *testing.T) {
 	<-started
 
 	var m tasks.LaneHealth
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for m.InFlight < 2 && time.Now().Before(deadline) { // the server's heartbeat reports every few seconds
 		lanes, err := q.Health()
 		if err != nil {
