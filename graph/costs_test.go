@@ -281,3 +281,40 @@ func planText(p neo4j.ProfiledPlan, indent string) string {
 	}
 	return out
 }
+
+// TestDeletingASessionDeletesItsInjectedBlockTally: the tally is reached only through its
+// session, so deleting the session must take it along rather than leave it unreachable.
+func TestDeletingASessionDeletesItsInjectedBlockTally(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	s := graphtest.Session(t, store, nil)
+	if err := store.RecordInjectedBlocks(ctx, s.ID, "claude-opus-4-5", time.Now(),
+		[]graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 400, Tokens: 100}}); err != nil {
+		t.Fatal(err)
+	}
+	tallies := func() int64 {
+		t.Helper()
+		o := graphtest.Neo4jOptions()
+		driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer driver.Close(ctx)
+		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (f:InjectedBlock {session_id: $id}) RETURN count(f) AS n",
+			map[string]any{"id": s.ID}, neo4j.EagerResultTransformer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := res.Records[0].Get("n")
+		return n.(int64)
+	}
+	if n := tallies(); n != 1 {
+		t.Fatalf("recorded %d tallies, want 1", n)
+	}
+	if _, err := store.DeleteSession(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := tallies(); n != 0 {
+		t.Fatalf("%d tallies outlived their session", n)
+	}
+}

@@ -19,7 +19,7 @@ type InjectedBlock struct {
 
 // RecordInjectedBlocks adds a turn's injected blocks to its session's tally for the day of at,
 // under the model the turn ran. A session that is gone records nothing.
-func (s *Store) RecordInjectedBlocks(ctx context.Context, sessionID int64, model, agentRoot string, at time.Time, blocks []InjectedBlock) error {
+func (s *Store) RecordInjectedBlocks(ctx context.Context, sessionID int64, model string, at time.Time, blocks []InjectedBlock) error {
 	if len(blocks) == 0 {
 		return nil
 	}
@@ -30,7 +30,7 @@ func (s *Store) RecordInjectedBlocks(ctx context.Context, sessionID int64, model
 	at = at.UTC()
 	_, err := write(ctx, s, "record_injected_blocks", func(tx txn) (int64, error) {
 		rec, err := tx.single("record_injected_blocks", queries.RecordInjectedBlocks, map[string]any{"session_id": sessionID,
-			"model": model, "agent_root": agentRoot, "day": at.Truncate(24 * time.Hour), "at": at, "blocks": rows})
+			"model": model, "day": at.Truncate(24 * time.Hour), "blocks": rows})
 		if err != nil {
 			return 0, err
 		}

@@ -3,8 +3,6 @@ package handlers_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +14,6 @@ import (
 	"github.com/zimmerhq/zimmer/handlers/handlerstest"
 	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
-	"github.com/zimmerhq/zimmer/transcript"
 )
 
 // The Costs page reports an agent root's spend by model, names the model the price list lacks,
@@ -39,20 +36,13 @@ func TestTheCostsPageReportsDrillsIntoAHierarchyAndSweepsTranscriptsIn(t *testin
 	spend(worker, "claude-haiku-4-5", 2_000_000)  // $2
 	spend(worker, unpriced, 5_000)                // $0, and named
 	// The worker's turns carried a hierarchy block: 400,000 estimated tokens of sonnet input, $1.20.
-	if err := h.store.RecordInjectedBlocks(ctx, worker.ID, "claude-sonnet-4-5", root, time.Now(),
+	if err := h.store.RecordInjectedBlocks(ctx, worker.ID, "claude-sonnet-4-5", time.Now(),
 		[]graph.InjectedBlock{{Block: provenance.BlockHierarchy, Bytes: 1_600_000, Tokens: 400_000}}); err != nil {
 		t.Fatal(err)
 	}
 	// One transcript on disk for the sweep to read.
-	path := transcript.Path(h.dataDir, router.ID)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	line := fmt.Sprintf(`{"type":"assistant","timestamp":%q,"message":{"id":%q,"model":"claude-sonnet-4-5","usage":{"input_tokens":10,"output_tokens":2}}}`+"\n",
-		time.Now().UTC().Format(time.RFC3339), graphtest.Unique(t, "swept"))
-	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	h.writeTranscript(t, router.ID, fmt.Sprintf(`{"type":"assistant","timestamp":%q,"message":{"id":%q,"model":"claude-sonnet-4-5","usage":{"input_tokens":10,"output_tokens":2}}}`,
+		time.Now().UTC().Format(time.RFC3339), graphtest.Unique(t, "swept")))
 
 	b := browser(t)
 	handlerstest.Step(t, b, "open the agent root's report",

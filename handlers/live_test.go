@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -327,6 +328,21 @@ func TestTheListShowsANewSessionWithoutAReload(t *testing.T) {
 	stillTheSamePage(t, ctx)
 }
 
+// sayLater appends an assistant line saying text to the session's transcript shortly, once a
+// stream opened meanwhile is following it.
+func (h *humans) sayLater(id int64, text string) {
+	line, _ := json.Marshal(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant",
+		"content": []map[string]any{{"type": "text", "text": text}}}})
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		f, err := os.OpenFile(transcript.Path(h.dataDir, id), os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			_, _ = f.Write(append(line, '\n'))
+			_ = f.Close()
+		}
+	}()
+}
+
 // events reads server-sent events off a live route until want has arrived or time runs out.
 func (h *humans) events(t *testing.T, ctx context.Context, path string, want func(event, data string) bool) {
 	t.Helper()
@@ -372,14 +388,7 @@ func TestALiveSessionStreamAppendsWhatTheTranscriptGains(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		f, err := os.OpenFile(transcript.Path(h.dataDir, s.ID), os.O_APPEND|os.O_WRONLY, 0)
-		if err == nil {
-			_, _ = f.WriteString(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"written later"}]}}` + "\n")
-			_ = f.Close()
-		}
-	}()
+	h.sayLater(s.ID, "written later")
 	seen := map[string]bool{}
 	h.events(t, ctx, fmt.Sprintf("/sessions/%d/live?from=%s", s.ID, from[1]), func(event, data string) bool {
 		seen[event] = true
@@ -425,14 +434,7 @@ func TestALiveSessionPageRedrawsOnlyWhatChangedSinceItWasRendered(t *testing.T) 
 			marker := fmt.Sprintf("marker %d", i)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			go func() {
-				time.Sleep(300 * time.Millisecond)
-				f, err := os.OpenFile(transcript.Path(h.dataDir, s.ID), os.O_APPEND|os.O_WRONLY, 0)
-				if err == nil {
-					_, _ = f.WriteString(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"` + marker + `"}]}}` + "\n")
-					_ = f.Close()
-				}
-			}()
+			h.sayLater(s.ID, marker)
 			var panels []string
 			h.events(t, ctx, html.UnescapeString(live[1]), func(event, data string) bool {
 				if event == "transcript" {

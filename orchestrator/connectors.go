@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"maps"
 	"slices"
 	"sort"
 
@@ -76,9 +75,10 @@ type ServerOption struct {
 func (s *Service) MCPServerOptions() []ServerOption {
 	cat, ready := s.Readiness()
 	var out []ServerOption
+	roots := rootNames(cat)
 	for _, c := range connectors(cat, ready, false) {
 		o := ServerOption{Connector: c}
-		for _, root := range slices.Sorted(maps.Keys(cat.Roots)) {
+		for _, root := range roots {
 			if slices.Contains(cat.Roots[root].DefaultMCPServers, c.Name) {
 				o.DefaultIn = append(o.DefaultIn, root)
 			}

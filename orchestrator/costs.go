@@ -346,5 +346,5 @@ func (s *Service) CostRecords(ctx context.Context, q CostRecordQuery) ([]session
 	if err != nil {
 		return nil, Page{}, CostWindow{}, err
 	}
-	return rows, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, w, nil
+	return rows, newPage(page, perPage, total), w, nil
 }

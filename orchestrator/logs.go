@@ -38,7 +38,7 @@ func (s *Service) ListLogs(ctx context.Context, sessionID int64, p LogListParams
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
+	return list, newPage(page, perPage, total), nil
 }
 
 // CreateLog adds an entry to a session's timeline; both fields are required.

@@ -94,7 +94,7 @@ func (s *Service) ListMessages(ctx context.Context, id int64, p MessageListParam
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
+	return list, newPage(page, perPage, total), nil
 }
 
 // PendingMessages is one page of the messages still waiting for a session (position order)

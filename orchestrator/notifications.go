@@ -46,7 +46,7 @@ func (s *Service) Notifications(ctx context.Context, p NotificationListParams) (
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: f.Page, PerPage: f.PerPage, TotalCount: total, TotalPages: (total + f.PerPage - 1) / f.PerPage}, nil
+	return list, newPage(f.Page, f.PerPage, total), nil
 }
 
 // Notification reads one notification, stale or not.

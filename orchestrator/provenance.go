@@ -38,13 +38,14 @@ func (s *Service) Provenance(ctx context.Context, id int64) (provenance.Record, 
 
 // SessionView is a session's provenance record with what get_session shows beside it, all read
 // in one statement: the first pending messages of its queue, how many are pending, the name
-// of its category (nil without one, or when it is gone) and its status summary.
+// of its category (nil without one, or when it is gone) and its stored status summary, which
+// StatusSummaryOf renders for the readers that show it.
 type SessionView struct {
-	Record        provenance.Record
-	Pending       []*session.Message
-	PendingTotal  int
-	CategoryName  *string
-	StatusSummary StatusSummaryView
+	Record       provenance.Record
+	Pending      []*session.Message
+	PendingTotal int
+	CategoryName *string
+	summary      graph.StatusSummary
 }
 
 // SessionView reads a session's provenance record, its first queuePreview pending messages, its
@@ -55,12 +56,15 @@ func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (
 		return SessionView{}, err
 	}
 	s.obs.ObserveWalk(len(v.Hierarchy.Nodes), v.Hierarchy.Truncated)
-	summary, err := s.statusSummaryView(v.Session.ID, v.StatusSummary)
-	if err != nil {
-		return SessionView{}, err
-	}
 	return SessionView{Record: provenance.Gather(v.Session, v.Hierarchy, v.Messages, v.Users, s.admin),
-		Pending: v.Pending, PendingTotal: v.PendingTotal, CategoryName: v.CategoryName, StatusSummary: summary}, nil
+		Pending: v.Pending, PendingTotal: v.PendingTotal, CategoryName: v.CategoryName, summary: v.StatusSummary}, nil
+}
+
+// StatusSummaryOf is the view's status summary as the surfaces show it. It counts the transcript
+// entries written since the summary was generated, a file read, so only the readers that show
+// the summary (GET /sessions/:id, get_session) pay for it, not every turn's prompt or page.
+func (s *Service) StatusSummaryOf(v SessionView) (StatusSummaryView, error) {
+	return s.statusSummaryView(v.Record.Session.ID, v.summary)
 }
 
 // PromptBlocks is what the session runner appends after <session-notes> on the initial spawn
@@ -108,7 +112,7 @@ func (s *Service) tallyInjected(ctx context.Context, sess *session.Session, bloc
 		rows[i] = graph.InjectedBlock{Block: b.Name, Bytes: int64(len(b.Text)), Tokens: pricing.EstimateTokens(len(b.Text))}
 	}
 	model := cmp.Or(sess.Model(), s.Catalog().DefaultModel(sess.AgentRuntime))
-	if err := s.store.RecordInjectedBlocks(ctx, sess.ID, model, sess.AgentRoot(), s.now(), rows); err != nil {
+	if err := s.store.RecordInjectedBlocks(ctx, sess.ID, model, s.now(), rows); err != nil {
 		s.log.Warn("injected blocks not tallied", "session_id", sess.ID, "err", err)
 	}
 }

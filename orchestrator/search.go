@@ -53,7 +53,7 @@ func (s *Service) Search(ctx context.Context, p SearchParams) ([]*session.Sessio
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
+	return list, newPage(page, perPage, total), nil
 }
 
 func pageBounds(page, perPage int) (int, int) {

@@ -57,6 +57,11 @@ type Page struct {
 	Page, PerPage, TotalCount, TotalPages int
 }
 
+// newPage is page of perPage items out of total.
+func newPage(page, perPage, total int) Page {
+	return Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}
+}
+
 // Pagination bounds.
 const (
 	DefaultPerPage = 25
@@ -85,7 +90,7 @@ func (s *Service) List(ctx context.Context, p ListParams) ([]*session.Session, P
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: f.Page, PerPage: f.PerPage, TotalCount: total, TotalPages: (total + f.PerPage - 1) / f.PerPage}, nil
+	return list, newPage(f.Page, f.PerPage, total), nil
 }
 
 // Opt is an optional field of an update: Set says it was given; a nil Value means "set to null".

@@ -68,7 +68,7 @@ func (s *Service) SpotQueue(ctx context.Context, page, perPage int) ([]*session.
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
+	return list, newPage(page, perPage, total), nil
 }
 
 // SpotCensus counts the sessions the gate holds, by reason, and the ones parked in the queue.

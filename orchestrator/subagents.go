@@ -59,7 +59,7 @@ func (s *Service) ListSubagentTranscripts(ctx context.Context, sessionID int64, 
 	if err != nil {
 		return nil, Page{}, err
 	}
-	return list, Page{Page: page, PerPage: perPage, TotalCount: total, TotalPages: (total + perPage - 1) / perPage}, nil
+	return list, newPage(page, perPage, total), nil
 }
 
 // UpdateSubagentTranscript writes the fields sent; a new transcript is stored redacted.

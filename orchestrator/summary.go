@@ -186,10 +186,16 @@ func (s *Service) GenerateStatusSummary(ctx context.Context, id int64, sum Summa
 	return ignoreDeleted(s.store.SaveStatusSummary(ctx, id, ss))
 }
 
-func summaryPrompt(sess *session.Session, rendered string) string {
-	if r := []rune(rendered); len(r) > summaryPromptChars {
-		rendered = "[…earlier transcript left out…]\n" + string(r[len(r)-summaryPromptChars:])
+// transcriptTail is the last n characters of a rendered transcript, saying so when it cut.
+func transcriptTail(rendered string, n int) string {
+	if r := []rune(rendered); len(r) > n {
+		return "[…earlier transcript left out…]\n" + string(r[len(r)-n:])
 	}
+	return rendered
+}
+
+func summaryPrompt(sess *session.Session, rendered string) string {
+	rendered = transcriptTail(rendered, summaryPromptChars)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Summarize where AI coding-agent session #%d (%q) stands, for a human skimming a dashboard.\n", sess.ID, sess.DisplayTitle())
 	b.WriteString("In at most five short sentences: what it is working on, what it has done, what it is waiting for or stuck on. ")

@@ -46,7 +46,11 @@ func TestTheStatusSummaryIsCachedAndCountsWhatHappenedSince(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v.StatusSummary
+		summary, err := env.Ops.StatusSummaryOf(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return summary
 	}
 	if v := view(); v.State != orchestrator.SummaryIdle || v.Summary != nil || v.Generating || v.MessagesSinceGenerated != nil {
 		t.Fatalf("never asked for: %+v", v)

@@ -157,11 +157,8 @@ func (s *Service) CompactionSeed(sess *session.Session, request string) string {
 	b.WriteString("SYSTEM_RECOVERY: this session's earlier conversation with you grew past the model's context window, " +
 		"so this is a new conversation. The working tree is exactly as the earlier conversation left it; check it " +
 		"(git status, git diff) before you change anything, and do not redo work that is already done.\n")
-	if data, _, _, err := s.transcriptFrom(sess.ID, 0, summaryWindow); err == nil {
-		rendered := transcript.Render(data)
-		if r := []rune(rendered); len(r) > compactSeedChars {
-			rendered = "[…earlier transcript left out…]\n" + string(r[len(r)-compactSeedChars:])
-		}
+	if data, _, err := s.transcriptWindow(sess, summaryWindow); err == nil {
+		rendered := transcriptTail(transcript.Render(data), compactSeedChars)
 		if strings.TrimSpace(rendered) != "" {
 			b.WriteString("\nThe end of the earlier conversation:\n\n" + rendered + "\n")
 		}

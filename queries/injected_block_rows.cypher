@@ -4,12 +4,14 @@
 // Params: $session_id, $descendants (bool), $from, $to (datetime, to exclusive).
 // Returns: rows {block, model, occurrences, bytes, tokens}.
 CALL {
+  // Guarded by rows, as in cost_rows: a parameter-only WHERE would be applied after the walk,
+  // so every report on one session would first walk its whole spawn subtree.
+  UNWIND CASE WHEN $descendants THEN [] ELSE [true] END AS one
   MATCH (s:Session {id: $session_id})
-  WHERE NOT $descendants
   RETURN s
   UNION
+  UNWIND CASE WHEN $descendants THEN [true] ELSE [] END AS tree
   MATCH (:Session {id: $session_id})-[:SPAWNED*0..]->(s:Session)
-  WHERE $descendants
   RETURN s
 }
 MATCH (s)-[:INJECTED]->(f:InjectedBlock)

@@ -1,8 +1,8 @@
 // RecordInjectedBlocks: add one turn's injected prompt blocks to its session's tally, one node
 // per block, model and UTC day: the bytes injected, the tokens estimated for them, and how many
 // times the block was sent.
-// Params: $session_id, $model, $agent_root, $day (datetime, midnight UTC), $at (datetime),
-// $blocks (list of maps: block, bytes, tokens).
+// Params: $session_id, $model, $day (datetime, midnight UTC), $blocks (list of maps: block,
+// bytes, tokens).
 // Returns: one row {recorded} (the blocks tallied; 0 when the session is gone).
 OPTIONAL MATCH (s:Session {id: $session_id})
 CALL {
@@ -10,8 +10,8 @@ CALL {
   WITH s WHERE s IS NOT NULL
   UNWIND $blocks AS b
   MERGE (s)-[:INJECTED]->(f:InjectedBlock {session_id: $session_id, block: b.block, model: $model, day: $day})
-  ON CREATE SET f.bytes = 0, f.tokens = 0, f.occurrences = 0, f.agent_root = $agent_root
-  SET f.bytes = f.bytes + b.bytes, f.tokens = f.tokens + b.tokens, f.occurrences = f.occurrences + 1, f.last_at = $at
+  ON CREATE SET f.bytes = 0, f.tokens = 0, f.occurrences = 0
+  SET f.bytes = f.bytes + b.bytes, f.tokens = f.tokens + b.tokens, f.occurrences = f.occurrences + 1
   RETURN count(f) AS recorded
 }
 RETURN recorded

@@ -91,27 +91,15 @@ func piMCPStatus(m map[string]any) []MCPStatus {
 	case "connect_failed": // the message is the connection's own error, with the server's stderr
 		return []MCPStatus{{Server: server, Status: MCPFailed, Error: piStderr(msg)}}
 	case "server_unavailable", "not_connected", "server_backoff": // an earlier failure, met again
-		return []MCPStatus{{Server: server, Status: MCPFailed, Error: cmp.Or(msg, piResultText(result))}}
+		return []MCPStatus{{Server: server, Status: MCPFailed, Error: cmp.Or(msg, resultText(result["content"]))}}
 	case "auth_required":
-		return []MCPStatus{{Server: server, Status: MCPNeedsAuth, Error: cmp.Or(msg, piResultText(result))}}
+		return []MCPStatus{{Server: server, Status: MCPNeedsAuth, Error: cmp.Or(msg, resultText(result["content"]))}}
 	case "", "tool_error":
 		if d["tool"] != nil || d["resourceUri"] != nil {
 			return []MCPStatus{{Server: server, Status: MCPConnected}}
 		}
 	}
 	return nil
-}
-
-func piResultText(result map[string]any) string {
-	content, _ := result["content"].([]any)
-	var parts []string
-	for _, c := range content {
-		if c, _ := c.(map[string]any); c["type"] == "text" {
-			text, _ := c["text"].(string)
-			parts = append(parts, text)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // piStderr rewrites the adapter's failure into the joined form the failure classifier reads

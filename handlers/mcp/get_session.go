@@ -55,6 +55,10 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if err != nil {
 		return "", sessionNotFound(err, id)
 	}
+	summary, err := c.h.ops.StatusSummaryOf(v)
+	if err != nil {
+		return "", err
+	}
 	asOf, err := orchestrator.ParseAsOf(c.args.text("as_of"))
 	if err != nil {
 		return "", err
@@ -76,7 +80,7 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	writePrompt(&b, s, verbose)
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
 	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
-	writeStatusSummary(&b, v.StatusSummary)
+	writeStatusSummary(&b, summary)
 	budget := provenance.Summary
 	if verbose {
 		budget = provenance.Uncut

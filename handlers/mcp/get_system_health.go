@@ -195,7 +195,9 @@ func cliLine(e orchestrator.CLIEntry) string {
 	if e.Error != "" && e.Installed {
 		text += "; " + e.Error
 	}
-	text += "; checked " + timestamp(*e.CheckedAt)
+	if e.CheckedAt != nil { // a record the worker wrote without its time reads as stale, never as a crash
+		text += "; checked " + timestamp(*e.CheckedAt)
+	}
 	if e.Stale {
 		text += " (stale: the periodic refresh has not run since)"
 	}

@@ -88,7 +88,11 @@ func (h *Handler) showSession(c *gin.Context) error {
 		}
 		js.Transcript = records
 	}
-	resp := gin.H{"session": js, "status_summary": renderStatusSummary(v.StatusSummary),
+	summary, err := h.ops.StatusSummaryOf(v)
+	if err != nil {
+		return err
+	}
+	resp := gin.H{"session": js, "status_summary": renderStatusSummary(summary),
 		"session_hierarchy": renderHierarchy(rec.Hierarchy), "human_messages": renderHumanMessages(rec)}
 	if !asOf.IsZero() {
 		resp["as_of"] = asOf.UTC()

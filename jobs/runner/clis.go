@@ -33,10 +33,7 @@ func (r *Runner) HandleRefreshCLIs(ctx context.Context, _ *asynq.Task) error {
 }
 
 func (r *Runner) probeCLI(ctx context.Context, rt runtime) tasks.CLIStatus {
-	bin := r.opt.Bins[rt.key]
-	if bin == "" {
-		bin = rt.defaultBin
-	}
+	bin := r.bin(rt)
 	now := time.Now().UTC()
 	st := tasks.CLIStatus{Runtime: rt.key, Binary: bin, CheckedAt: &now}
 	if _, err := exec.LookPath(bin); err != nil {

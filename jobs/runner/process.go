@@ -43,10 +43,7 @@ func (t *turn) spawn(ctx context.Context, prompt string) error {
 	if err := out.writeJSON(t.marker(prompt)); err != nil {
 		return err
 	}
-	bin := t.r.opt.Bins[t.sess.AgentRuntime]
-	if bin == "" {
-		bin = t.rt.defaultBin
-	}
+	bin := t.r.bin(t.rt)
 	spec := spawnSpec{prompt: prompt, workDir: t.ws.workDir, model: t.sess.Model(),
 		runtimeID: derefString(t.sess.RuntimeSessionID), resume: t.resume(),
 		configPath: session.BagString(t.sess.Metadata, session.MetaConfigPath), autoCompact: t.sess.AutoCompactWindow,

@@ -76,8 +76,6 @@ type Options struct {
 	// BacklogEvery is the unattended backlog job's cadence; zero does not schedule it (the
 	// tests, whose graph holds other tests' backlog items).
 	BacklogEvery time.Duration
-	// CLIsEvery is the agent CLIs' status probe cadence (tasks.CLIsRefreshEvery).
-	CLIsEvery time.Duration
 	// Summarizer makes the inference lane's one-shot calls (status summaries, titles); nil asks
 	// the session's own agent CLI.
 	Summarizer orchestrator.Summarizer
@@ -110,7 +108,6 @@ func New(ops *orchestrator.Service, queue *tasks.Queue, log *slog.Logger, o Opti
 	o.ElicitationsEvery = cmp.Or(o.ElicitationsEvery, 5*time.Minute)
 	o.MCPRetryBase = cmp.Or(o.MCPRetryBase, 30*time.Second)
 	o.OAuthRefreshEvery = cmp.Or(o.OAuthRefreshEvery, 5*time.Minute)
-	o.CLIsEvery = cmp.Or(o.CLIsEvery, tasks.CLIsRefreshEvery)
 	if o.Lookup == nil {
 		o.Lookup = os.LookupEnv
 	}
@@ -157,7 +154,7 @@ func (r *Runner) Register(w *jobs.Worker) {
 	w.Every(tasks.LaneMaintenance, tasks.TypeExpireElicitations, r.opt.ElicitationsEvery, r.HandleExpireElicitations)
 	w.Every(tasks.LaneMaintenance, tasks.TypeTranscriptArchive, orchestrator.ArchiveEvery, r.HandleTranscriptArchive)
 	w.Every(tasks.LaneMaintenance, tasks.TypeRefreshMCPOAuth, r.opt.OAuthRefreshEvery, r.HandleRefreshOAuth)
-	w.Every(tasks.LanePollers, tasks.TypeRefreshCLIs, r.opt.CLIsEvery, r.HandleRefreshCLIs)
+	w.Every(tasks.LanePollers, tasks.TypeRefreshCLIs, tasks.CLIsRefreshEvery, r.HandleRefreshCLIs)
 	if r.opt.BacklogEvery > 0 {
 		w.Every(tasks.LaneMaintenance, tasks.TypeBacklog, r.opt.BacklogEvery, r.HandleBacklog)
 	}

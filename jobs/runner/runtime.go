@@ -1,10 +1,14 @@
 package runner
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/zimmerhq/zimmer/catalog"
 )
+
+// bin is a runtime's binary: the one configured for it (ZIMMER_*_BIN), else its default name.
+func (r *Runner) bin(rt runtime) string { return cmp.Or(r.opt.Bins[rt.key], rt.defaultBin) }
 
 // runtime is how one agent CLI is driven: its binary, its flags for a fresh and a resumed turn,
 // and the environment it needs. The adapters are in claude.go, codex.go and pi.go.

@@ -45,10 +45,7 @@ func (c cliSummarizer) OneShot(ctx context.Context, q orchestrator.OneShot) (str
 	if !ok {
 		return "", fmt.Errorf("agent runtime %q has no runner", q.Runtime)
 	}
-	bin := c.r.opt.Bins[q.Runtime]
-	if bin == "" {
-		bin = rt.defaultBin
-	}
+	bin := c.r.bin(rt)
 	dir, err := os.MkdirTemp("", "zimmer-oneshot-")
 	if err != nil {
 		return "", fmt.Errorf("make a scratch directory: %w", err)
