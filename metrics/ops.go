@@ -16,7 +16,8 @@ import (
 const censusTTL = 10 * time.Second
 
 // cached keeps a read's last answer for ttl: Prometheus scraping every few seconds costs at most
-// one read per ttl, and a slow store holds one scrape, not every one.
+// one read per ttl. Scrapes that arrive during a read wait for it (at most 3 s) and share its
+// answer rather than each reading a slow store again.
 type cached[T any] struct {
 	ttl  time.Duration
 	read func(context.Context) (T, error)
