@@ -86,11 +86,14 @@ func TestATurnEndingInTroubleIsRetriedOrFailedByItsClass(t *testing.T) {
 func (e *env) troubled(t *testing.T, runtime, prompt string, failed bool) (int64, *session.Session) {
 	t.Helper()
 	id := e.create(t, map[string]any{"prompt": prompt, "agent_runtime": runtime})
-	want := session.StatusNeedsInput
 	if failed {
-		want = session.StatusFailed
+		// Failed with its reason: the test then asserts which reason. A session seen failed
+		// without one would time out here, its metadata in the message.
+		return id, e.waitFor(t, id, "failed with a reason", 60*time.Second, func(s *session.Session) bool {
+			return s.Status == session.StatusFailed && s.Metadata[session.MetaFailureReason] != nil
+		})
 	}
-	return id, e.waitFor(t, id, string(want), 60*time.Second, func(s *session.Session) bool { return s.Status == want })
+	return id, e.waitFor(t, id, string(session.StatusNeedsInput), 60*time.Second, func(s *session.Session) bool { return s.Status == session.StatusNeedsInput })
 }
 
 // While it waits for its retry the session sleeps in waiting, saying why and when.
