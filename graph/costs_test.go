@@ -117,47 +117,67 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	window := func(sc graph.CostScope) graph.CostScope {
-		sc.From, sc.To, sc.Descendants = at.Add(-time.Minute), at.Add(time.Minute), true
-		return sc
+	day := at.Truncate(24 * time.Hour)
+	window := func(q graph.SpendQuery) graph.SpendQuery {
+		q.FromDay, q.ToDay, q.Descendants, q.Top = day, day.AddDate(0, 0, 1), true, 3
+		q.Rates = map[string]graph.SpendRates{"claude-opus-4-5": {Input: 5e-6, Output: 25e-6}, "claude-haiku-4-5": {Input: 1e-6, Output: 5e-6}}
+		return q
 	}
-	for _, bySession := range []bool{true, false} {
-		for _, id := range append([]int64{f.tops[0], f.tops[5]}, f.children[f.tops[3]]...) {
-			rows, err := store.CostRows(ctx, window(graph.CostScope{SessionID: id, BySession: bySession}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[int64]bool{}
-			f.subtree(id, want)
-			wantT, wantCalls := f.sum(want)
-			if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
-				t.Errorf("roll-up of #%d (by session %v): %+v in %d calls, want %+v in %d calls over its %d-session subtree",
-					id, bySession, gotT, gotCalls, wantT, wantCalls, len(want))
+	check := func(what string, q graph.SpendQuery, want map[int64]bool) {
+		t.Helper()
+		rep, err := store.SpendReport(ctx, window(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantT, wantCalls := f.sum(want)
+		if gotT, gotCalls := foldRows(rep.Groups); gotT != wantT || gotCalls != wantCalls {
+			t.Errorf("roll-up of %s: %+v in %d calls, want %+v in %d calls over its %d-session subtree", what, gotT, gotCalls, wantT, wantCalls, len(want))
+		}
+		spent := 0
+		for id := range want {
+			if f.calls[id] > 0 {
+				spent++
 			}
 		}
-		for _, root := range roots {
-			rows, err := store.CostRows(ctx, window(graph.CostScope{AgentRoot: root, BySession: bySession}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[int64]bool{}
-			for id, rt := range f.root {
-				if rt == root {
-					f.subtree(id, want)
-				}
-			}
-			wantT, wantCalls := f.sum(want)
-			if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
-				t.Errorf("roll-up of agent root %s: %+v in %d calls, want %+v in %d calls", root, gotT, gotCalls, wantT, wantCalls)
+		if rep.Sessions != spent {
+			t.Errorf("roll-up of %s: %d sessions spent, want %d", what, rep.Sessions, spent)
+		}
+		// The top sessions are sessions of the scope, each with all its own spend.
+		top := map[int64][]graph.CostRow{}
+		for _, row := range rep.Top {
+			top[row.SessionID] = append(top[row.SessionID], row)
+		}
+		if len(top) != min(3, spent) {
+			t.Errorf("roll-up of %s: %d top sessions, want %d", what, len(top), min(3, spent))
+		}
+		for id, rows := range top {
+			if gotT, gotCalls := foldRows(rows); !want[id] || gotT != f.spend[id] || gotCalls != f.calls[id] {
+				t.Errorf("roll-up of %s: top session #%d (in scope %v) has %+v in %d calls, want %+v in %d", what, id, want[id], gotT, gotCalls, f.spend[id], f.calls[id])
 			}
 		}
+	}
+	for _, id := range append([]int64{f.tops[0], f.tops[5]}, f.children[f.tops[3]]...) {
+		want := map[int64]bool{}
+		f.subtree(id, want)
+		check(fmt.Sprintf("#%d", id), graph.SpendQuery{SessionID: id}, want)
+	}
+	for _, root := range roots {
+		want := map[int64]bool{}
+		for id, rt := range f.root {
+			if rt == root {
+				f.subtree(id, want)
+			}
+		}
+		check("agent root "+root, graph.SpendQuery{AgentRoot: root}, want)
 	}
 	// Without the roll-up a scope is its own rows only.
-	own, err := store.CostRows(ctx, graph.CostScope{From: at.Add(-time.Minute), To: at.Add(time.Minute), SessionID: f.tops[0], BySession: true})
+	q := window(graph.SpendQuery{SessionID: f.tops[0]})
+	q.Descendants = false
+	own, err := store.SpendReport(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gotT, gotCalls := foldRows(own); gotT != f.spend[f.tops[0]] || gotCalls != f.calls[f.tops[0]] {
+	if gotT, gotCalls := foldRows(own.Groups); gotT != f.spend[f.tops[0]] || gotCalls != f.calls[f.tops[0]] {
 		t.Errorf("#%d alone: %+v in %d calls, want %+v in %d", f.tops[0], gotT, gotCalls, f.spend[f.tops[0]], f.calls[f.tops[0]])
 	}
 }
@@ -171,8 +191,8 @@ func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
 	root := graphtest.Unique(t, "scoped")
 	mine := graphtest.Session(t, store, func(d *session.Session) { d.Metadata[session.MetaAgentRoot] = root })
 	other := graphtest.Session(t, store, nil)
-	// A minute of its own in the future, so the window holds only these rows whatever else runs.
-	at := time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rand.IntN(500_000)) * time.Minute)
+	// A day of its own in the future, so the window holds only these rows whatever else runs.
+	at := time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, rand.IntN(100_000))
 	spend := func(id int64, agentRoot string, n int) {
 		rows := make([]session.TokenUsage, n)
 		for i := range rows {
@@ -205,19 +225,19 @@ func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
 		{"one agent root and its descendants", 0, root, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.CostRows, map[string]any{
-				"from": at.Add(-time.Minute), "to": at.Add(time.Minute), "session_id": tc.sessionID, "agent_root": tc.agentRoot,
-				"descendants": tc.descendants, "by_session": true}, neo4j.EagerResultTransformer)
+			day := at.Truncate(24 * time.Hour)
+			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.SpendReport, map[string]any{
+				"from_day": neo4j.DateOf(day), "to_day": neo4j.DateOf(day.AddDate(0, 0, 1)), "session_id": tc.sessionID, "agent_root": tc.agentRoot,
+				"descendants": tc.descendants, "rates": map[string]any{}, "web": []any{0.0, 0.0}, "top": 10}, neo4j.EagerResultTransformer)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var calls int64
 			for _, rec := range res.Records {
-				n, _ := rec.Get("calls")
-				calls += n.(int64)
-			}
-			if calls != own {
-				t.Fatalf("the report counted %d calls, want %d", calls, own)
+				groups, _ := rec.Get("groups")
+				for _, g := range groups.([]any) {
+					calls += g.([]any)[3].([]any)[0].(int64)
+				}
 			}
 			if read := readOffScope(res.Summary.Profile()); read > 0 {
 				t.Fatalf("the branches for other scopes read %d rows; the plan:\n%s", read, planText(res.Summary.Profile(), ""))

@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -30,18 +32,78 @@ func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []se
 		}
 	}
 	n, err := write(ctx, s, "record_token_usage", func(tx txn) (int64, error) {
-		rec, err := tx.single("record_token_usage", queries.RecordTokenUsage,
-			map[string]any{"session_id": sessionID, "rows": params, "at": s.now().UTC()})
+		at := s.now().UTC()
+		rec, err := tx.single("record_token_usage", queries.RecordTokenUsage, map[string]any{"session_id": sessionID, "rows": params, "at": at})
 		if err != nil {
 			return 0, err
 		}
 		n, _, err := neo4j.GetRecordValue[int64](rec, "recorded")
-		return n, err
+		if err != nil {
+			return 0, err
+		}
+		days, _ := rec.Get("days")
+		return n, tx.summarizeSpend([]any{sessionID}, daySpans(list(days)), at)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("record token usage of session %d: %w", sessionID, err)
 	}
 	return int(n), nil
+}
+
+// summarizeSpend re-sums the sessions' ledger rows on spans into their spend summaries, in the
+// caller's transaction: the summaries commit with the rows they sum.
+func (t txn) summarizeSpend(sessionIDs []any, spans []any, at time.Time) error {
+	if len(sessionIDs) == 0 || len(spans) == 0 {
+		return nil
+	}
+	_, err := t.single("summarize_spend", queries.SummarizeSpend, map[string]any{"session_ids": sessionIDs, "spans": spans, "at": at})
+	return err
+}
+
+// daySpans turns days (dates, repeats allowed) into one [day, next day) span each.
+func daySpans(days []any) []any {
+	seen := map[neo4j.Date]bool{}
+	spans := make([]any, 0, len(days))
+	for _, d := range days {
+		day, ok := d.(neo4j.Date)
+		if !ok || seen[day] {
+			continue
+		}
+		seen[day] = true
+		spans = append(spans, []any{day, neo4j.DateOf(day.Time().AddDate(0, 0, 1))})
+	}
+	return spans
+}
+
+// everyDay spans every day a ledger row can fall on.
+var everyDay = []any{[]any{neo4j.DateOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)), neo4j.DateOf(time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC))}}
+
+// summarizeLedger builds the spend summaries of a ledger written before they existed, a batch
+// of sessions per transaction; a migration step that runs once and, if interrupted, starts
+// over on the next start. It returns how many sessions it summarized.
+func (s *Store) summarizeLedger(ctx context.Context) (int, error) {
+	const batch = 200
+	after, total := int64(math.MinInt64), 0
+	for {
+		ids, err := write(ctx, s, "summarize_ledger", func(tx txn) ([]any, error) {
+			at := s.now().UTC()
+			rec, err := tx.single("unsummarized_sessions", queries.UnsummarizedSessions, map[string]any{"after": after, "limit": batch, "at": at})
+			if err != nil {
+				return nil, err
+			}
+			v, _ := rec.Get("ids")
+			ids := list(v)
+			return ids, tx.summarizeSpend(ids, everyDay, at)
+		})
+		if err != nil {
+			return total, fmt.Errorf("summarize the ledger after session %d: %w", after, err)
+		}
+		if len(ids) == 0 {
+			return total, nil
+		}
+		total += len(ids)
+		after = asInt(ids[len(ids)-1])
+	}
 }
 
 // SessionTokenUsage reads a session's ledger, oldest request first.

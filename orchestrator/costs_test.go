@@ -1,11 +1,13 @@
 package orchestrator_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/orchestrator/orchestratortest"
@@ -71,6 +74,66 @@ func TestTheCostReportPricesTheLedgerOverItsWindowAndNamesUnpricedModels(t *test
 	root, err := e.Ops.Costs(ctx, orchestrator.CostQuery{AgentRoot: graphtest.Unique(t, "nobody"), Days: 3})
 	if err != nil || root.Totals.Calls != 0 || root.Window.Label != "the last 3 days" {
 		t.Errorf("an agent root with no spend: %+v, %v", root, err)
+	}
+}
+
+// TestTheTopSessionsAreTheDearestAtListPrice: the report ranks a hierarchy's sessions by what
+// they cost at list price, not by their tokens, including on a service's first report, before
+// it has seen which models the ledger names.
+func TestTheTopSessionsAreTheDearestAtListPrice(t *testing.T) {
+	e := orchestratortest.New(t, orchestratortest.Options{RedisDB: redisDB})
+	ctx := context.Background()
+	top := -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
+	sessions := []graph.ImportSession{{ID: top, Title: "router", Status: "running", Genesis: "api", AgentRoot: generalAgent}}
+	var spawns []graph.ImportEdge
+	for i := range int64(14) {
+		sessions = append(sessions, graph.ImportSession{ID: top + 1 + i, Title: "child", Status: "running", Genesis: "api", AgentRoot: generalAgent, ParentID: top})
+		spawns = append(spawns, graph.ImportEdge{From: top, To: top + 1 + i})
+	}
+	if err := e.Store.ImportSessions(ctx, sessions); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Store.ImportEdges(ctx, spawns, nil); err != nil {
+		t.Fatal(err)
+	}
+	prices, err := e.Ops.Prices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Haiku sessions spend more tokens, Opus sessions more money; a model without a rate costs
+	// only its web searches.
+	cost := map[int64]float64{}
+	at := time.Now().UTC().Add(-time.Minute)
+	for i, s := range sessions[1:] {
+		model := []string{"claude-haiku-4-5", "claude-opus-4-5", "no-such-model"}[i%3]
+		c := session.TokenCounts{InputTokens: int64(1000 * (i + 1)), OutputTokens: 500, CacheCreationTokens: 400, CacheCreation5mTokens: 100,
+			WebSearchRequests: int64(i % 4)}
+		if model == "claude-haiku-4-5" {
+			c.InputTokens *= 4
+		}
+		if _, err := e.Store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{{RequestID: graphtest.Unique(t, fmt.Sprint(s.ID)), Model: model,
+			AgentRoot: generalAgent, CalledAt: at, TokenCounts: c}}); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := prices.Price(model, c)
+		cost[s.ID] = p.Total
+	}
+	want := slices.SortedFunc(maps.Keys(cost), func(a, b int64) int { return cmp.Compare(cost[b], cost[a]) })[:10]
+	for _, pass := range []string{"first report", "second report"} {
+		r, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: top, IncludeDescendants: true, Days: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, l := range r.TopSessions {
+			got = append(got, l.SessionID)
+			if math.Abs(l.ListPrice-cost[l.SessionID]) > 1e-12 {
+				t.Errorf("%s: #%d at $%v, want $%v", pass, l.SessionID, l.ListPrice, cost[l.SessionID])
+			}
+		}
+		if !slices.Equal(got, want) || r.Totals.Sessions != 14 {
+			t.Errorf("%s: top sessions %v of %d that spent, want %v of 14", pass, got, r.Totals.Sessions, want)
+		}
 	}
 }
 

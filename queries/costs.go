@@ -5,10 +5,25 @@ import _ "embed"
 // The cost report's statements: the ledger grouped for pricing, its coverage, and the sweep
 // of every transcript into it.
 
-// CostRows groups the ledger over a window and scope.
+// CostRows groups the ledger over a window, fleet-wide.
 //
 //go:embed cost_rows.cypher
 var CostRows string
+
+// SpendReport sums, ranks and groups the spend summaries of a report's scope.
+//
+//go:embed spend_report.cypher
+var SpendReport string
+
+// SummarizeSpend re-sums sessions' ledger rows into their spend summaries.
+//
+//go:embed summarize_spend.cypher
+var SummarizeSpend string
+
+// UnsummarizedSessions pages the sessions with ledger rows for the summaries' migration.
+//
+//go:embed unsummarized_sessions.cypher
+var UnsummarizedSessions string
 
 // LedgerCoversSince reads the oldest request in the ledger.
 //

@@ -7,13 +7,16 @@
 // runtime_session_id, transcript_path, service_tier, called_at, stamped, input_tokens,
 // output_tokens, cache_read_tokens, cache_creation_tokens, cache_creation_5m_tokens,
 // cache_creation_1h_tokens, web_search_requests, web_fetch_requests), $at (datetime).
-// Returns: one row {recorded} (the rows this session owns among $rows).
+// Returns: one row {recorded} (the rows this session owns among $rows) and {days}: the days
+// its rows fall on, before and after a stamp moved one, whose summaries need re-summing.
 MATCH (s:Session {id: $session_id})
 UNWIND $rows AS r
+OPTIONAL MATCH (was:TokenUsage {request_id: r.request_id, session_id: $session_id})
+WITH s, r, date(was.called_at) AS before
 MERGE (u:TokenUsage {request_id: r.request_id})
 ON CREATE SET u += r, u.session_id = $session_id, u.recorded_at = $at
 ON MATCH SET u += CASE WHEN u.session_id = $session_id AND r.stamped AND NOT coalesce(u.stamped, false) THEN r ELSE {} END
-WITH s, u
+WITH s, u, before
 WHERE u.session_id = $session_id
 MERGE (s)-[:USED_TOKENS]->(u)
-RETURN count(u) AS recorded
+RETURN count(u) AS recorded, collect(DISTINCT before) + collect(DISTINCT date(u.called_at)) AS days

@@ -57,4 +57,9 @@ CREATE INDEX token_usage_agent_root IF NOT EXISTS FOR (u:TokenUsage) ON (u.agent
 CREATE INDEX token_usage_model IF NOT EXISTS FOR (u:TokenUsage) ON (u.model);
 CREATE CONSTRAINT token_usage_backfill_key IF NOT EXISTS FOR (b:TokenUsageBackfill) REQUIRE b.key IS UNIQUE;
 CREATE CONSTRAINT subagent_transcript_id IF NOT EXISTS FOR (t:SubagentTranscript) REQUIRE t.id IS UNIQUE;
-CREATE CONSTRAINT subagent_transcript_agent IF NOT EXISTS FOR (t:SubagentTranscript) REQUIRE (t.session_id, t.agent_id) IS UNIQUE
+CREATE CONSTRAINT subagent_transcript_agent IF NOT EXISTS FOR (t:SubagentTranscript) REQUIRE (t.session_id, t.agent_id) IS UNIQUE;
+CREATE INDEX token_usage_session_called_at IF NOT EXISTS FOR (u:TokenUsage) ON (u.session_id, u.called_at);
+CREATE INDEX spend_day_day IF NOT EXISTS FOR (d:SpendDay) ON (d.day);
+CREATE INDEX spend_day_agent_root IF NOT EXISTS FOR (d:SpendDay) ON (d.agent_root, d.day);
+CREATE INDEX spend_day_session IF NOT EXISTS FOR (d:SpendDay) ON (d.session_id, d.day);
+CREATE CONSTRAINT migration_name IF NOT EXISTS FOR (m:Migration) REQUIRE m.name IS UNIQUE

@@ -4,20 +4,24 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
+	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/orchestrator"
 	"github.com/zimmerhq/zimmer/session"
 )
 
 // costRowsPerSession is how many ledger rows each session under the measured router spent.
 const costRowsPerSession = 3
 
-// costRollup measures the hierarchy cost roll-up (get_costs include_descendants, GET /costs
-// ?include_descendants=true): one statement summing the spend of the first wide router and
-// every session it spawned. Each of its sessions gets a few ledger rows first (once per
-// fleet: a fleet kept between runs keeps them).
+// costRollup measures the hierarchy cost roll-up as get_costs with include_descendants (and
+// GET /costs?include_descendants=true) computes it: the whole report over the first wide
+// router and every session it spawned, from the session check to the priced top sessions.
+// Each of its sessions gets a few ledger rows first (once per fleet: a fleet kept between runs
+// keeps them).
 func costRollup(ctx context.Context, store *graph.Store, f *fleet, samples int, out io.Writer) error {
 	router := f.wide[0]
 	last := router + int64(f.wideSize)
@@ -41,16 +45,22 @@ func costRollup(ctx context.Context, store *graph.Store, f *fleet, samples int, 
 		}
 		fmt.Fprintln(os.Stderr)
 	}
-	scope := graph.CostScope{From: time.Now().AddDate(0, 0, -7), To: time.Now().Add(time.Hour), SessionID: router, Descendants: true, BySession: true}
+	cat, err := catalog.Load("")
+	if err != nil {
+		return err
+	}
+	// The report never enqueues, so the service gets no job queue.
+	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	q := orchestrator.CostQuery{Days: 7, SessionID: router, IncludeDescendants: true}
 	rollup := func() error {
-		rows, err := store.CostRows(ctx, scope)
-		if err == nil && len(rows) == 0 {
-			err = fmt.Errorf("the roll-up of #%d found no spend", router)
+		r, err := ops.Costs(ctx, q)
+		if err == nil && r.Totals.Sessions != f.wideSize+1 {
+			err = fmt.Errorf("the roll-up of #%d found %d sessions that spent, want %d", router, r.Totals.Sessions, f.wideSize+1)
 		}
 		return err
 	}
 	time1(samples/4, rollup) // warm the page cache and the plan
-	report(out, fmt.Sprintf("cost roll-up, router of %d children (%d ledger rows)", f.wideSize, (f.wideSize+1)*costRowsPerSession),
+	report(out, fmt.Sprintf("cost roll-up (get_costs), router of %d children (%d ledger rows)", f.wideSize, (f.wideSize+1)*costRowsPerSession),
 		time1(samples, rollup))
 	return nil
 }

@@ -1,0 +1,164 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/graph"
+	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// spentOn is a session's own spend on day as the cost reports read it: from its summaries.
+func spentOn(t *testing.T, store *graph.Store, id int64, day time.Time) (session.TokenCounts, int64) {
+	t.Helper()
+	rep, err := store.SpendReport(context.Background(), graph.SpendQuery{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id, Top: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return foldRows(rep.Groups)
+}
+
+// ledgerOn is the same spend summed from the ledger's rows themselves.
+func ledgerOn(t *testing.T, store *graph.Store, id int64, day time.Time) (session.TokenCounts, int64) {
+	t.Helper()
+	rows, err := store.SessionTokenUsage(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum session.TokenCounts
+	var calls int64
+	for _, r := range rows {
+		if r.CalledAt.UTC().Truncate(24 * time.Hour).Equal(day) {
+			sum, calls = sum.Add(r.TokenCounts), calls+1
+		}
+	}
+	return sum, calls
+}
+
+func usage(id string, model string, at time.Time, stamped bool, input int64) session.TokenUsage {
+	return session.TokenUsage{RequestID: id, Model: model, AgentRoot: "zimmer", CalledAt: at, Stamped: stamped,
+		TokenCounts: session.TokenCounts{InputTokens: input, OutputTokens: input / 10, CacheCreationTokens: 30, CacheCreation1hTokens: 30}}
+}
+
+// TestTheSpendSummariesFollowTheLedger: whatever is recorded — new rows, a stamp that moves a
+// row to the day its request was made, the same rows read again, a fork's copy of its
+// source's rows — the summaries a report reads say what the ledger says, day by day.
+func TestTheSpendSummariesFollowTheLedger(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	src := graphtest.Session(t, store, nil)
+	fork := graphtest.Session(t, store, nil)
+	flushed := time.Now().UTC().Truncate(24 * time.Hour).Add(-10 * time.Hour) // yesterday, when Zimmer read the rows
+	made := flushed.Add(-30 * time.Hour)                                      // the day before, when the requests were made
+	id := func(i int) string { return graphtest.Unique(t, fmt.Sprintf("req%d", i)) }
+	ids := []string{id(0), id(1), id(2)}
+	days := []time.Time{made.Truncate(24 * time.Hour), flushed.Truncate(24 * time.Hour)}
+	for _, step := range []struct {
+		name    string
+		session int64
+		rows    []session.TokenUsage
+	}{
+		{"rows recorded at flush time", src.ID, []session.TokenUsage{usage(ids[0], "claude-opus-4-5", flushed, false, 1000),
+			usage(ids[1], "claude-haiku-4-5", flushed, false, 2000)}},
+		{"the transcript's own times move one row a day back", src.ID, []session.TokenUsage{usage(ids[0], "claude-opus-4-5", made, true, 1000)}},
+		{"a new row on the earlier day", src.ID, []session.TokenUsage{usage(ids[2], "claude-opus-4-5", made.Add(time.Minute), true, 500)}},
+		{"the same rows read again", src.ID, []session.TokenUsage{usage(ids[0], "claude-opus-4-5", made, true, 1000),
+			usage(ids[1], "claude-haiku-4-5", flushed, false, 2000), usage(ids[2], "claude-opus-4-5", made.Add(time.Minute), true, 500)}},
+		{"a fork reads its source's rows", fork.ID, []session.TokenUsage{usage(ids[0], "claude-opus-4-5", made, true, 1000),
+			usage(ids[1], "claude-haiku-4-5", flushed, true, 2000)}},
+	} {
+		if _, err := store.RecordTokenUsage(ctx, step.session, step.rows); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []int64{src.ID, fork.ID} {
+			for _, day := range days {
+				gotT, gotCalls := spentOn(t, store, id, day)
+				wantT, wantCalls := ledgerOn(t, store, id, day)
+				if gotT != wantT || gotCalls != wantCalls {
+					t.Errorf("after %s: #%d on %s reports %+v in %d calls, the ledger holds %+v in %d", step.name, id, day.Format(time.DateOnly),
+						gotT, gotCalls, wantT, wantCalls)
+				}
+			}
+		}
+	}
+	if _, calls := spentOn(t, store, src.ID, days[0]); calls != 2 {
+		t.Errorf("the source's earlier day holds %d calls, want 2 (the moved row and the new one)", calls)
+	}
+}
+
+// TestConcurrentWritersOfOneSessionLoseNoSpend: flushes of one session's day that commit at
+// the same time each re-sum the day; the last to commit must see every row.
+func TestConcurrentWritersOfOneSessionLoseNoSpend(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	s := graphtest.Session(t, store, nil)
+	at := time.Now().UTC().Add(-time.Minute)
+	const writers, rowsEach = 8, 5
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows := make([]session.TokenUsage, rowsEach)
+			for i := range rows {
+				rows[i] = usage(graphtest.Unique(t, fmt.Sprintf("w%d-%d", w, i)), "claude-opus-4-5", at, true, 100)
+			}
+			_, err := store.RecordTokenUsage(ctx, s.ID, rows)
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	day := at.Truncate(24 * time.Hour)
+	if got, calls := spentOn(t, store, s.ID, day); calls != writers*rowsEach || got.InputTokens != writers*rowsEach*100 {
+		t.Errorf("the day reports %d calls and %d input tokens, want %d and %d", calls, got.InputTokens, writers*rowsEach, writers*rowsEach*100)
+	}
+}
+
+// TestMigratingSummarizesALedgerWrittenWithoutSummaries: a ledger from before the summaries
+// existed is summarized once by the migration, after which reports read it whole.
+func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	s := graphtest.Session(t, store, nil)
+	at := time.Now().UTC().Add(-time.Minute)
+	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "old"), "claude-opus-4-5", at, true, 700)}); err != nil {
+		t.Fatal(err)
+	}
+	// What an older Zimmer left: the row without its summary, and the migration not yet run.
+	o := graphtest.Neo4jOptions()
+	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	if _, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
+		WITH count(*) AS deleted MATCH (m:Migration {name: 'spend_days'}) SET m.done = false`,
+		map[string]any{"id": s.ID}, neo4j.EagerResultTransformer); err != nil {
+		t.Fatal(err)
+	}
+	day := at.Truncate(24 * time.Hour)
+	if _, calls := spentOn(t, store, s.ID, day); calls != 0 {
+		t.Fatalf("before migrating, the report found %d calls; the summary was not removed", calls)
+	}
+	for range 2 { // the second run finds the migration done
+		if _, err := store.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got, calls := spentOn(t, store, s.ID, day); calls != 1 || got.InputTokens != 700 {
+			t.Errorf("after migrating: %d calls, %d input tokens; want 1 and 700", calls, got.InputTokens)
+		}
+	}
+}
