@@ -45,79 +45,52 @@ func (s *Store) CostRows(ctx context.Context, from, to time.Time) ([]CostRow, er
 	return out, nil
 }
 
-// SpendRates is a model's list price per token of each kind. The report statement ranks
-// sessions with them so that only the top ones travel; the caller prices what it receives.
-type SpendRates struct {
-	Input, Output, CacheRead, CacheWrite5m, CacheWrite1h float64
-}
-
-// SpendQuery is what a cost report covers: the whole UTC days [FromDay, ToDay) of one session
+// CostScope is what a cost report covers: the whole UTC days [FromDay, ToDay) of one session
 // (SessionID wins), one agent root, or the fleet; Descendants adds every session the scope's
-// sessions spawned, transitively. The Top sessions are ranked at Rates (a model missing from
-// them costs only its web requests) and WebSearch / WebFetch per request.
-type SpendQuery struct {
-	FromDay, ToDay      time.Time
-	SessionID           int64
-	AgentRoot           string
-	Descendants         bool
-	Rates               map[string]SpendRates
-	WebSearch, WebFetch float64
-	Top                 int
+// sessions spawned, transitively.
+type CostScope struct {
+	FromDay, ToDay time.Time
+	SessionID      int64
+	AgentRoot      string
+	Descendants    bool
 }
 
-// SpendReport is a scope's spend: summed per agent root, model and day (Groups, SessionID 0),
-// how many sessions spent, and the Top sessions' own rows, dearest first.
-type SpendReport struct {
-	Groups   []CostRow
-	Sessions int
-	Top      []CostRow
-}
-
-// SpendReport reads a report's scope from the spend summaries in one statement.
-func (s *Store) SpendReport(ctx context.Context, q SpendQuery) (SpendReport, error) {
-	rates := make(map[string]any, len(q.Rates))
-	for model, r := range q.Rates {
-		rates[model] = []any{r.Input, r.Output, r.CacheRead, r.CacheWrite5m, r.CacheWrite1h}
-	}
-	out, err := read(ctx, s, "spend_report", func(tx txn) (SpendReport, error) {
-		rec, err := tx.single("spend_report", queries.SpendReport, map[string]any{
-			"from_day": neo4j.DateOf(q.FromDay.UTC()), "to_day": neo4j.DateOf(q.ToDay.UTC()), "session_id": q.SessionID,
-			"agent_root": q.AgentRoot, "descendants": q.Descendants, "rates": rates, "web": []any{q.WebSearch, q.WebFetch}, "top": q.Top})
+// SpendRows reads a report's scope from the spend summaries in one statement: a row per
+// session, agent root, model and day.
+func (s *Store) SpendRows(ctx context.Context, sc CostScope) ([]CostRow, error) {
+	out, err := read(ctx, s, "spend_rows", func(tx txn) ([]CostRow, error) {
+		rec, err := tx.single("spend_rows", queries.SpendRows, map[string]any{
+			"from_day": neo4j.DateOf(sc.FromDay.UTC()), "to_day": neo4j.DateOf(sc.ToDay.UTC()), "session_id": sc.SessionID,
+			"agent_root": sc.AgentRoot, "descendants": sc.Descendants})
 		if err != nil {
-			return SpendReport{}, err
+			return nil, err
 		}
-		m := rec.AsMap()
-		r := SpendReport{Groups: spendRows(0, list(m["groups"])), Sessions: int(asInt(m["sessions"]))}
-		for _, raw := range list(m["top"]) {
-			pair := list(raw)
-			if len(pair) == 2 {
-				r.Top = append(r.Top, spendRows(asInt(pair[0]), list(pair[1]))...)
-			}
-		}
-		return r, nil
+		rows, _ := rec.Get("rows")
+		return spendRows(list(rows)), nil
 	})
 	if err != nil {
-		return SpendReport{}, fmt.Errorf("spend report: %w", err)
+		return nil, fmt.Errorf("spend rows: %w", err)
 	}
 	return out, nil
 }
 
-// spendRows decodes summaries as the statements pack them: [agent_root, model, day, n].
-func spendRows(sessionID int64, parts []any) []CostRow {
-	rows := make([]CostRow, 0, len(parts))
-	for _, raw := range parts {
+// spendRows decodes summaries as the statement packs them: [session_id, agent_root, model,
+// day, n], n as SummarizeSpend packs it.
+func spendRows(raws []any) []CostRow {
+	rows := make([]CostRow, 0, len(raws))
+	for _, raw := range raws {
 		p := list(raw)
-		if len(p) != 4 {
+		if len(p) != 5 {
 			continue
 		}
-		day, _ := p[2].(neo4j.Date)
-		n := make([]int64, 9)
-		for i, v := range list(p[3]) {
+		day, _ := p[3].(neo4j.Date)
+		var n [9]int64
+		for i, v := range list(p[4]) {
 			if i < len(n) {
 				n[i] = asInt(v)
 			}
 		}
-		rows = append(rows, CostRow{SessionID: sessionID, AgentRoot: asString(p[0]), Model: asString(p[1]), Day: day.Time().UTC(), Calls: n[0],
+		rows = append(rows, CostRow{SessionID: asInt(p[0]), AgentRoot: asString(p[1]), Model: asString(p[2]), Day: day.Time().UTC(), Calls: n[0],
 			TokenCounts: session.TokenCounts{InputTokens: n[1], OutputTokens: n[2], CacheReadTokens: n[3], CacheCreationTokens: n[4],
 				CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}})
 	}

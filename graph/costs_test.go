@@ -118,48 +118,32 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 		}
 	}
 	day := at.Truncate(24 * time.Hour)
-	window := func(q graph.SpendQuery) graph.SpendQuery {
-		q.FromDay, q.ToDay, q.Descendants, q.Top = day, day.AddDate(0, 0, 1), true, 3
-		q.Rates = map[string]graph.SpendRates{"claude-opus-4-5": {Input: 5e-6, Output: 25e-6}, "claude-haiku-4-5": {Input: 1e-6, Output: 5e-6}}
-		return q
-	}
-	check := func(what string, q graph.SpendQuery, want map[int64]bool) {
+	check := func(what string, sc graph.CostScope, want map[int64]bool) {
 		t.Helper()
-		rep, err := store.SpendReport(ctx, window(q))
+		sc.FromDay, sc.ToDay = day, day.AddDate(0, 0, 1)
+		rows, err := store.SpendRows(ctx, sc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantT, wantCalls := f.sum(want)
-		if gotT, gotCalls := foldRows(rep.Groups); gotT != wantT || gotCalls != wantCalls {
-			t.Errorf("roll-up of %s: %+v in %d calls, want %+v in %d calls over its %d-session subtree", what, gotT, gotCalls, wantT, wantCalls, len(want))
+		if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
+			t.Errorf("%s: %+v in %d calls, want %+v in %d calls over %d sessions", what, gotT, gotCalls, wantT, wantCalls, len(want))
 		}
-		spent := 0
-		for id := range want {
-			if f.calls[id] > 0 {
-				spent++
-			}
+		// Each row is one session's own, and a session of the scope.
+		perSession := map[int64][]graph.CostRow{}
+		for _, row := range rows {
+			perSession[row.SessionID] = append(perSession[row.SessionID], row)
 		}
-		if rep.Sessions != spent {
-			t.Errorf("roll-up of %s: %d sessions spent, want %d", what, rep.Sessions, spent)
-		}
-		// The top sessions are sessions of the scope, each with all its own spend.
-		top := map[int64][]graph.CostRow{}
-		for _, row := range rep.Top {
-			top[row.SessionID] = append(top[row.SessionID], row)
-		}
-		if len(top) != min(3, spent) {
-			t.Errorf("roll-up of %s: %d top sessions, want %d", what, len(top), min(3, spent))
-		}
-		for id, rows := range top {
+		for id, rows := range perSession {
 			if gotT, gotCalls := foldRows(rows); !want[id] || gotT != f.spend[id] || gotCalls != f.calls[id] {
-				t.Errorf("roll-up of %s: top session #%d (in scope %v) has %+v in %d calls, want %+v in %d", what, id, want[id], gotT, gotCalls, f.spend[id], f.calls[id])
+				t.Errorf("%s: #%d (in scope %v) has %+v in %d calls, want %+v in %d", what, id, want[id], gotT, gotCalls, f.spend[id], f.calls[id])
 			}
 		}
 	}
 	for _, id := range append([]int64{f.tops[0], f.tops[5]}, f.children[f.tops[3]]...) {
 		want := map[int64]bool{}
 		f.subtree(id, want)
-		check(fmt.Sprintf("#%d", id), graph.SpendQuery{SessionID: id}, want)
+		check(fmt.Sprintf("roll-up of #%d", id), graph.CostScope{SessionID: id, Descendants: true}, want)
 	}
 	for _, root := range roots {
 		want := map[int64]bool{}
@@ -168,18 +152,10 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 				f.subtree(id, want)
 			}
 		}
-		check("agent root "+root, graph.SpendQuery{AgentRoot: root}, want)
+		check("roll-up of agent root "+root, graph.CostScope{AgentRoot: root, Descendants: true}, want)
 	}
 	// Without the roll-up a scope is its own rows only.
-	q := window(graph.SpendQuery{SessionID: f.tops[0]})
-	q.Descendants = false
-	own, err := store.SpendReport(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if gotT, gotCalls := foldRows(own.Groups); gotT != f.spend[f.tops[0]] || gotCalls != f.calls[f.tops[0]] {
-		t.Errorf("#%d alone: %+v in %d calls, want %+v in %d", f.tops[0], gotT, gotCalls, f.spend[f.tops[0]], f.calls[f.tops[0]])
-	}
+	check(fmt.Sprintf("#%d alone", f.tops[0]), graph.CostScope{SessionID: f.tops[0]}, map[int64]bool{f.tops[0]: true})
 }
 
 // TestAScopedCostReportReadsOnlyItsScope profiles the report's statement: of its branches, one
@@ -213,6 +189,7 @@ func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer driver.Close(ctx)
+	day := at.Truncate(24 * time.Hour)
 	for _, tc := range []struct {
 		name        string
 		sessionID   int64
@@ -225,19 +202,21 @@ func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
 		{"one agent root and its descendants", 0, root, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			day := at.Truncate(24 * time.Hour)
-			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.SpendReport, map[string]any{
+			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.SpendRows, map[string]any{
 				"from_day": neo4j.DateOf(day), "to_day": neo4j.DateOf(day.AddDate(0, 0, 1)), "session_id": tc.sessionID, "agent_root": tc.agentRoot,
-				"descendants": tc.descendants, "rates": map[string]any{}, "web": []any{0.0, 0.0}, "top": 10}, neo4j.EagerResultTransformer)
+				"descendants": tc.descendants}, neo4j.EagerResultTransformer)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var calls int64
 			for _, rec := range res.Records {
-				groups, _ := rec.Get("groups")
-				for _, g := range groups.([]any) {
-					calls += g.([]any)[3].([]any)[0].(int64)
+				rows, _ := rec.Get("rows")
+				for _, row := range rows.([]any) {
+					calls += row.([]any)[4].([]any)[0].(int64)
 				}
+			}
+			if calls != own {
+				t.Fatalf("the report counted %d calls, want %d", calls, own)
 			}
 			if read := readOffScope(res.Summary.Profile()); read > 0 {
 				t.Fatalf("the branches for other scopes read %d rows; the plan:\n%s", read, planText(res.Summary.Profile(), ""))

@@ -17,11 +17,11 @@ import (
 // spentOn is a session's own spend on day as the cost reports read it: from its summaries.
 func spentOn(t *testing.T, store *graph.Store, id int64, day time.Time) (session.TokenCounts, int64) {
 	t.Helper()
-	rep, err := store.SpendReport(context.Background(), graph.SpendQuery{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id, Top: 1})
+	rows, err := store.SpendRows(context.Background(), graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return foldRows(rep.Groups)
+	return foldRows(rows)
 }
 
 // ledgerOn is the same spend summed from the ledger's rows themselves.

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
@@ -184,8 +183,8 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 		q.AgentRoot = ""
 	}
 	w := costWindow(q, s.now())
-	rep, err := s.spendReport(ctx, graph.SpendQuery{FromDay: w.from, ToDay: w.to, SessionID: q.SessionID, AgentRoot: q.AgentRoot,
-		Descendants: q.IncludeDescendants && (q.SessionID != 0 || q.AgentRoot != ""), Top: topCostSessions}, prices)
+	rows, err := s.store.SpendRows(ctx, graph.CostScope{FromDay: w.from, ToDay: w.to, SessionID: q.SessionID, AgentRoot: q.AgentRoot,
+		Descendants: q.IncludeDescendants && (q.SessionID != 0 || q.AgentRoot != "")})
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +192,7 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := priceRows(rep, prices)
+	r := priceRows(rows, prices)
 	if q.SessionID != 0 {
 		blocks, err := s.store.InjectedBlockRows(ctx, q.SessionID, q.IncludeDescendants, w.from, w.to)
 		if err != nil {
@@ -263,7 +262,7 @@ func (s *Service) LedgerCoverage(ctx context.Context) (LedgerCoverage, error) {
 }
 
 // priceRows prices the grouped rows and folds them into the report's breakdowns.
-func priceRows(rep graph.SpendReport, prices *pricing.Table) *CostReport {
+func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{},
 		InjectedBlocks: []InjectedLine{}}
 	days, roots, models, sessions := map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}
@@ -278,7 +277,7 @@ func priceRows(rep graph.SpendReport, prices *pricing.Table) *CostReport {
 		l.ListPrice, l.Calls, l.Tokens = l.Cost.Total, l.Calls+row.Calls, l.Tokens+row.Tokens()
 		return l
 	}
-	for _, row := range rep.Groups {
+	for _, row := range rows {
 		c, priced := prices.Price(row.Model, row.TokenCounts)
 		if !priced {
 			unpriced[cmp.Or(row.Model, "(unnamed model)")] = true
@@ -289,12 +288,11 @@ func priceRows(rep graph.SpendReport, prices *pricing.Table) *CostReport {
 		add(days, row.Day.Format(time.DateOnly), c, row)
 		add(roots, cmp.Or(row.AgentRoot, "(no agent root)"), c, row)
 		add(models, cmp.Or(row.Model, "(unnamed model)"), c, row)
+		if row.SessionID != 0 {
+			add(sessions, fmt.Sprintf("#%d", row.SessionID), c, row).SessionID = row.SessionID
+		}
 	}
-	for _, row := range rep.Top {
-		c, _ := prices.Price(row.Model, row.TokenCounts)
-		add(sessions, fmt.Sprintf("#%d", row.SessionID), c, row).SessionID = row.SessionID
-	}
-	r.Totals.ListPrice, r.Totals.Tokens, r.Totals.Sessions = r.CostBreakdown.Total, r.TokenBreakdown.Tokens(), rep.Sessions
+	r.Totals.ListPrice, r.Totals.Tokens, r.Totals.Sessions = r.CostBreakdown.Total, r.TokenBreakdown.Tokens(), len(sessions)
 	r.ByDay = sortedLines(days, func(a, b CostLine) int { return cmp.Compare(a.Key, b.Key) })
 	byCost := func(a, b CostLine) int {
 		return cmp.Or(cmp.Compare(b.ListPrice, a.ListPrice), cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Key, b.Key))
@@ -307,57 +305,6 @@ func priceRows(rep graph.SpendReport, prices *pricing.Table) *CostReport {
 	}
 	slices.Sort(r.UnpricedModels)
 	return r
-}
-
-// spendReport reads a report's spend, its sessions ranked at the price list's rates for every
-// model the ledger has been seen to name. A model not seen before means one more read with
-// its rates too, so the ranking never takes a priced model for free.
-func (s *Service) spendReport(ctx context.Context, q graph.SpendQuery, prices *pricing.Table) (graph.SpendReport, error) {
-	q.WebSearch, q.WebFetch = prices.WebSearchPerThousand/1000, prices.WebFetchPerThousand/1000
-	for {
-		q.Rates = s.models.rates(prices)
-		rep, err := s.store.SpendReport(ctx, q)
-		if err != nil || !s.models.learn(rep.Groups) {
-			return rep, err
-		}
-	}
-}
-
-// ledgerModels is the set of models the ledger has been seen to name.
-type ledgerModels struct {
-	mu    sync.Mutex
-	names map[string]bool
-}
-
-// learn adds the rows' models and reports whether any was new.
-func (m *ledgerModels) learn(rows []graph.CostRow) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	learned := false
-	for _, row := range rows {
-		if !m.names[row.Model] {
-			if m.names == nil {
-				m.names = map[string]bool{}
-			}
-			m.names[row.Model], learned = true, true
-		}
-	}
-	return learned
-}
-
-// rates is each known model's price per token of each kind; a model without a rate is
-// listed at zero, as Price charges it.
-func (m *ledgerModels) rates(prices *pricing.Table) map[string]graph.SpendRates {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	const mtok = 1e6
-	out := make(map[string]graph.SpendRates, len(m.names))
-	for name := range m.names {
-		r, _ := prices.RatesFor(name)
-		out[name] = graph.SpendRates{Input: r.Input / mtok, Output: r.Output / mtok, CacheRead: r.CacheRead / mtok,
-			CacheWrite5m: r.CacheWrite5m / mtok, CacheWrite1h: r.CacheWrite1h / mtok}
-	}
-	return out
 }
 
 // priceInjected prices the injected blocks as input tokens, naming a model without a rate.

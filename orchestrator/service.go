@@ -137,15 +137,13 @@ type Service struct {
 	catalogDir      string
 	effects         map[session.Effect]effectHandler // effectHandlers; a test may record instead
 	oauth           *oauthFlow
-	models          *ledgerModels // named in cost reports, for ranking their sessions
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, queue: d.Queue, catalog: d.Catalog, vars: d.Variables, log: d.Log, now: d.Now, obs: d.Observer,
 		admin: roster.AdminKey(d.AdminUser), slackMappedOnly: d.SlackMappedOnly, slackWorkspace: d.SlackWorkspaceURL, dataDir: cmp.Or(d.DataDir, ".zimmer"),
-		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota, catalogDir: d.CatalogDir,
-		models: &ledgerModels{}}
+		effects: effectHandlers, host: d.Host, fleetScope: d.FleetScope, quota: d.Quota, catalogDir: d.CatalogDir}
 	if s.host == "" {
 		s.host, _ = os.Hostname()
 	}

@@ -10,10 +10,10 @@ import _ "embed"
 //go:embed cost_rows.cypher
 var CostRows string
 
-// SpendReport sums, ranks and groups the spend summaries of a report's scope.
+// SpendRows reads the spend summaries of a report's scope.
 //
-//go:embed spend_report.cypher
-var SpendReport string
+//go:embed spend_rows.cypher
+var SpendRows string
 
 // SummarizeSpend re-sums sessions' ledger rows into their spend summaries.
 //
