@@ -66,7 +66,7 @@ func (s *Store) SpendRows(ctx context.Context, sc CostScope) ([]CostRow, error) 
 			return nil, err
 		}
 		rows, _ := rec.Get("rows")
-		return spendRows(list(rows)), nil
+		return spendRows(list(rows))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("spend rows: %w", err)
@@ -76,25 +76,23 @@ func (s *Store) SpendRows(ctx context.Context, sc CostScope) ([]CostRow, error) 
 
 // spendRows decodes summaries as the statement packs them: [session_id, agent_root, model,
 // day, n], n as SummarizeSpend packs it.
-func spendRows(raws []any) []CostRow {
+func spendRows(raws []any) ([]CostRow, error) {
 	rows := make([]CostRow, 0, len(raws))
 	for _, raw := range raws {
 		p := list(raw)
-		if len(p) != 5 {
-			continue
+		var n [9]int64
+		if len(p) != 5 || len(list(p[4])) != len(n) {
+			return nil, fmt.Errorf("a spend summary packed as %v, want [session_id, agent_root, model, day, n of %d]", raw, len(n))
 		}
 		day, _ := p[3].(neo4j.Date)
-		var n [9]int64
 		for i, v := range list(p[4]) {
-			if i < len(n) {
-				n[i] = asInt(v)
-			}
+			n[i] = asInt(v)
 		}
 		rows = append(rows, CostRow{SessionID: asInt(p[0]), AgentRoot: asString(p[1]), Model: asString(p[2]), Day: day.Time().UTC(), Calls: n[0],
 			TokenCounts: session.TokenCounts{InputTokens: n[1], OutputTokens: n[2], CacheReadTokens: n[3], CacheCreationTokens: n[4],
 				CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}})
 	}
-	return rows
+	return rows, nil
 }
 
 // LedgerCoversSince is the time of the oldest request in the ledger; zero when it is empty.

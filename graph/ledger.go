@@ -14,7 +14,9 @@ import (
 
 // RecordTokenUsage upserts the rows on request_id and attaches them to the session; a row
 // another session recorded first stays that session's, and rows already in the ledger keep
-// their volumes (a stamped row may still correct an older row's flush time). It returns how many of the rows the session owns.
+// their volumes (a stamped row may still correct an older row's flush time). The days it
+// touched are re-summed into the session's spend summaries in the same transaction. It
+// returns how many of the rows the session owns.
 func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []session.TokenUsage) (int, error) {
 	if len(rows) == 0 {
 		return 0, nil
@@ -76,13 +78,13 @@ func daySpans(days []any) []any {
 }
 
 // everyDay spans every day a ledger row can fall on.
-var everyDay = []any{[]any{neo4j.DateOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)), neo4j.DateOf(time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC))}}
+var everyDay = []any{[]any{neo4j.DateOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)), neo4j.DateOf(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC))}}
 
 // summarizeLedger builds the spend summaries of a ledger written before they existed, a batch
-// of sessions per transaction; a migration step that runs once and, if interrupted, starts
-// over on the next start. It returns how many sessions it summarized.
-func (s *Store) summarizeLedger(ctx context.Context) (int, error) {
-	const batch = 200
+// of sessions per transaction, saying how far it got every few thousand sessions; a migration
+// step that runs once and, if interrupted, starts over on the next start.
+func (s *Store) summarizeLedger(ctx context.Context) error {
+	const batch, every = 200, 5000
 	after, total := int64(math.MinInt64), 0
 	for {
 		ids, err := write(ctx, s, "summarize_ledger", func(tx txn) ([]any, error) {
@@ -96,12 +98,21 @@ func (s *Store) summarizeLedger(ctx context.Context) (int, error) {
 			return ids, tx.summarizeSpend(ids, everyDay, at)
 		})
 		if err != nil {
-			return total, fmt.Errorf("summarize the ledger after session %d: %w", after, err)
+			return fmt.Errorf("summarize the ledger after session %d: %w", after, err)
 		}
 		if len(ids) == 0 {
-			return total, nil
+			if total > 0 {
+				s.log.Info("Summarized the token ledger by day for the cost reports", "sessions", total)
+			}
+			return nil
+		}
+		if total == 0 {
+			s.log.Info("Summarizing the token ledger by day for the cost reports (once, after an upgrade)")
 		}
 		total += len(ids)
+		if total%every < batch {
+			s.log.Info("Summarizing the token ledger", "sessions_done", total)
+		}
 		after = asInt(ids[len(ids)-1])
 	}
 }

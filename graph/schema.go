@@ -41,7 +41,7 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("migrate: chain human messages: %w", err)
 	}
 	// A ledger written before the cost reports read daily summaries gets them, once.
-	if _, err := s.summarizeLedger(ctx); err != nil {
+	if err := s.summarizeLedger(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
 	return len(stmts) + 4, nil

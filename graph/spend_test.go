@@ -127,6 +127,38 @@ func TestConcurrentWritersOfOneSessionLoseNoSpend(t *testing.T) {
 	}
 }
 
+// TestAStampRacingTheFirstWriteOfItsRowLeavesNoStaleDay: the runner records a request at
+// flush time while a re-read of the transcript stamps the same request onto the day it was
+// made; whichever commits second, the flush day must not keep counting the moved row.
+func TestAStampRacingTheFirstWriteOfItsRowLeavesNoStaleDay(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	s := graphtest.Session(t, store, nil)
+	flushed := time.Now().UTC().Truncate(24 * time.Hour).Add(time.Minute)
+	made := flushed.Add(-25 * time.Hour)
+	for i := range 10 {
+		id := graphtest.Unique(t, fmt.Sprintf("race%d", i))
+		var wg sync.WaitGroup
+		for _, u := range []session.TokenUsage{usage(id, "claude-opus-4-5", flushed, false, 100), usage(id, "claude-opus-4-5", made, true, 100)} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{u}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for _, day := range []time.Time{made.Truncate(24 * time.Hour), flushed.Truncate(24 * time.Hour)} {
+		gotT, gotCalls := spentOn(t, store, s.ID, day)
+		wantT, wantCalls := ledgerOn(t, store, s.ID, day)
+		if gotT != wantT || gotCalls != wantCalls {
+			t.Errorf("%s reports %d calls, the ledger holds %d", day.Format(time.DateOnly), gotCalls, wantCalls)
+		}
+	}
+}
+
 // TestMigratingSummarizesALedgerWrittenWithoutSummaries: a ledger from before the summaries
 // existed is summarized once by the migration, after which reports read it whole.
 func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
@@ -153,12 +185,20 @@ func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
 	if _, calls := spentOn(t, store, s.ID, day); calls != 0 {
 		t.Fatalf("before migrating, the report found %d calls; the summary was not removed", calls)
 	}
-	for range 2 { // the second run finds the migration done
-		if _, err := store.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if got, calls := spentOn(t, store, s.ID, day); calls != 1 || got.InputTokens != 700 {
-			t.Errorf("after migrating: %d calls, %d input tokens; want 1 and 700", calls, got.InputTokens)
-		}
+	if _, err := store.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, calls := spentOn(t, store, s.ID, day); calls != 1 || got.InputTokens != 700 {
+		t.Errorf("after migrating: %d calls, %d input tokens; want 1 and 700", calls, got.InputTokens)
+	}
+	res, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (m:Migration {name: 'spend_days'}) RETURN m.done AS done`, nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 1 {
+		t.Fatalf("%d migration markers, want 1", len(res.Records))
+	}
+	if done, _ := res.Records[0].Get("done"); done != true {
+		t.Errorf("the migration is not marked done (%v): every start would sweep the ledger again", done)
 	}
 }

@@ -2,8 +2,9 @@ package queries
 
 import _ "embed"
 
-// The cost report's statements: the ledger grouped for pricing, its coverage, and the sweep
-// of every transcript into it.
+// The cost report's statements: the ledger's daily summaries (kept with every write, built once
+// for an older ledger by a migration) read for pricing, the ledger itself for the census, its
+// coverage, and the sweep of every transcript into it.
 
 // CostRows groups the ledger over a window, fleet-wide.
 //

@@ -4,7 +4,7 @@
 // Params: $session_id, $descendants (bool), $from, $to (datetime, to exclusive).
 // Returns: rows {block, model, occurrences, bytes, tokens}.
 CALL {
-  // Guarded by rows, as in cost_rows: a parameter-only WHERE would be applied after the walk,
+  // Guarded by rows, as in spend_rows: a parameter-only WHERE would be applied after the walk,
   // so every report on one session would first walk its whole spawn subtree.
   UNWIND CASE WHEN $descendants THEN [] ELSE [true] END AS one
   MATCH (s:Session {id: $session_id})

@@ -9,7 +9,11 @@
 // cache_creation_1h_tokens, web_search_requests, web_fetch_requests), $at (datetime).
 // Returns: one row {recorded} (the rows this session owns among $rows) and {days}: the days
 // its rows fall on, before and after a stamp moved one, whose summaries need re-summing.
+// The session's lock (the SET) comes first: only the session's own writers change its rows,
+// so each reads the days before a stamp moved them only after the last writer committed.
 MATCH (s:Session {id: $session_id})
+SET s.ledger_summed_at = $at
+WITH s
 UNWIND $rows AS r
 OPTIONAL MATCH (was:TokenUsage {request_id: r.request_id, session_id: $session_id})
 WITH s, r, date(was.called_at) AS before

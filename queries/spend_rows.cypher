@@ -1,5 +1,5 @@
 // SpendRows: the SpendDay summaries of a report's scope over whole days [$from_day, $to_day),
-// a row per session, agent root, model and day. Scope: a session ($session_id > 0, which
+// a row per session, agent root, model and day. Scope: a session ($session_id ≠ 0, which
 // wins), an agent root ($agent_root) or the fleet; with $descendants a scoped report also takes
 // every session its sessions spawned, transitively over SPAWNED edges only (an uncle edge is
 // seniority, not spend lineage), each session once. The rows travel as one list in one record:

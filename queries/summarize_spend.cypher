@@ -8,7 +8,8 @@
 // Summaries are rebuilt from the ledger, never incremented, so a repeated or retried run leaves
 // the same result. Each session's lock (the SET) is taken before its ledger is read: two
 // writers of one session summarize one after the other, the second over what the first
-// committed. A deleted session's summaries stay, unattached: its spend happened.
+// committed. A deleted session's summaries stay, unattached: its spend happened. Days are UTC
+// days, as the reports' windows are.
 // Params: $session_ids (list), $spans (list of [from, to) date pairs), $at (datetime).
 // Returns: one row {written}.
 UNWIND $session_ids AS id
@@ -26,7 +27,8 @@ CALL {
   WITH id, s
   UNWIND $spans AS span
   MATCH (u:TokenUsage {session_id: id})
-  WHERE datetime({date: span[0]}) <= u.called_at < datetime({date: span[1]})
+  USING INDEX u:TokenUsage(session_id, called_at)
+  WHERE datetime({date: span[0], timezone: 'Z'}) <= u.called_at < datetime({date: span[1], timezone: 'Z'})
   WITH id, s, date(u.called_at) AS day, u.agent_root AS agent_root, u.model AS model, count(*) AS calls,
        sum(u.input_tokens) AS input, sum(u.output_tokens) AS output, sum(u.cache_read_tokens) AS cache_read,
        sum(u.cache_creation_tokens) AS cache_creation, sum(u.cache_creation_5m_tokens) AS cache_5m,

@@ -47,7 +47,7 @@ func costRollup(ctx context.Context, store *graph.Store, f *fleet, samples int, 
 	}
 	cat, err := catalog.Load("")
 	if err != nil {
-		return err
+		return fmt.Errorf("load the built-in catalog: %w", err)
 	}
 	// The report never enqueues, so the service gets no job queue.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
