@@ -22,6 +22,7 @@ CALL {
   MATCH (old:SpendDay {session_id: id})
   WHERE span[0] <= old.day < span[1]
   DETACH DELETE old
+  RETURN count(*) AS deleted
 }
 CALL {
   WITH id, s
