@@ -31,31 +31,28 @@ var errInversionRefused = errors.New("inversion refused")
 // table: nothing for self or when senior already reaches junior; inversion of a direct
 // junior → senior edge, rolled back if junior still reaches senior by a longer path; refusal
 // when junior reaches senior; otherwise a new edge. An unknown senior is "no actor"; an
-// unknown junior is ErrNotFound. One statement decides and writes the common case; it takes
-// the lineage lock only when the edge could close a cycle at all (see record_uncle_edge.cypher).
+// unknown junior is ErrNotFound. One statement (guard_lineage_edge) locks, decides exactly and
+// writes; a second runs only when a concurrent writer moved the ground under the first.
 func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, source string) (UncleResult, error) {
 	if senior == junior {
 		return UncleSelf, nil
 	}
 	res, err := write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
-		rec, err := tx.single("record_uncle_edge", queries.RecordUncleEdge, map[string]any{
-			"senior": senior, "junior": junior, "source": source, "at": s.now().UTC()})
-		if err != nil {
-			return "", err
-		}
-		f := rec.AsMap()
+		g, err := guardEdge(tx, senior, junior, source, true, s.now)
 		switch {
-		case f["junior_exists"] != true:
+		case err != nil:
+			return "", err
+		case !g.juniorExists:
 			return "", fmt.Errorf("junior session %d: %w", junior, ErrNotFound)
-		case f["senior_exists"] != true:
+		case !g.seniorExists:
 			return UncleNoActor, nil
-		case f["senior_reaches"] == true:
+		case g.seniorReaches:
 			return UncleAlready, nil
-		case f["direct_reverse"] == true:
+		case g.reverse:
 			return invert(tx, senior, junior, source, s.now)
-		case f["junior_reaches"] == true:
+		case g.juniorReaches:
 			return UncleCycle, nil
-		case f["created"] != true:
+		case !g.created:
 			return "", fmt.Errorf("uncle edge %d→%d was neither refused nor written", senior, junior)
 		}
 		return UncleCreated, nil
@@ -71,8 +68,7 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 	return res, nil
 }
 
-// invert replaces the direct edge junior → senior by senior → junior (under the lineage lock,
-// which record_uncle_edge took: a direct reverse edge makes the write risky), unless junior still
+// invert replaces the direct edge junior → senior by senior → junior, unless junior still
 // reaches senior by a longer path once the direct edge is gone: then the whole transaction is
 // rolled back (errInversionRefused), because the reverse edge would close a cycle. The replaced
 // edge is retired, not deleted, so the lineage before the inversion can still be read.
@@ -81,12 +77,50 @@ func invert(tx txn, senior, junior int64, source string, now func() time.Time) (
 	if _, err := retireUncle(tx, junior, senior, now().UTC(), by, source); err != nil {
 		return "", err
 	}
-	if ok, err := reaches(tx, junior, senior); err != nil {
+	g, err := guardEdge(tx, senior, junior, source, true, now)
+	switch {
+	case err != nil:
 		return "", err
-	} else if ok {
+	case g.juniorReaches:
 		return "", errInversionRefused
+	case !g.created:
+		return "", fmt.Errorf("inverted uncle edge %d→%d was neither refused nor written", senior, junior)
 	}
-	return UncleInverted, createUncle(tx, senior, junior, source, now)
+	return UncleInverted, nil
+}
+
+// edgeGuard is guard_lineage_edge's decision on a new lineage edge senior → junior.
+type edgeGuard struct {
+	seniorExists, juniorExists, seniorReaches, reverse, juniorReaches, created bool
+}
+
+// certificateCap is how many sessions on each side guard_lineage_edge reads before it settles
+// for the junior's whole side: enough that an ordinary edge locks its smaller side, few enough
+// that a wide router's juniors are not read twice.
+const certificateCap = 1000
+
+// guardEdge locks the ends of the new lineage edge senior → junior and decides it exactly until
+// the transaction commits (guard_lineage_edge.cypher says why); with uncle, it writes the uncle
+// edge when that is safe. It runs the statement again only when another writer committed between
+// the statement's read and its locks; the locks it took stay held, so each pass finds the side
+// grown, and there is no budget after which the answer lapses.
+func guardEdge(tx txn, senior, junior int64, source string, uncle bool, now func() time.Time) (edgeGuard, error) {
+	for {
+		rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{
+			"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": now().UTC(), "cap": certificateCap})
+		if err != nil {
+			return edgeGuard{}, fmt.Errorf("guard lineage edge %d→%d: %w", senior, junior, err)
+		}
+		f := rec.AsMap()
+		if f["stable"] == true || f["junior_reaches"] == true {
+			return edgeGuard{seniorExists: f["senior_exists"] == true, juniorExists: f["junior_exists"] == true,
+				seniorReaches: f["senior_reaches"] == true, reverse: f["direct_reverse"] == true,
+				juniorReaches: f["junior_reaches"] == true, created: f["created"] == true}, nil
+		}
+		if err := tx.ctx.Err(); err != nil {
+			return edgeGuard{}, err
+		}
+	}
 }
 
 // UncleEdge describes one recorded uncle edge.
@@ -105,9 +139,7 @@ func (s *Store) RemoveUncleEdge(ctx context.Context, senior, junior int64, by, v
 		found, reverse bool
 	}
 	out, err := write(ctx, s, "remove_uncle_edge", func(tx txn) (result, error) {
-		if err := lockLineage(tx); err != nil {
-			return result{}, err
-		}
+		// No lineage lock: taking an edge away cannot close a cycle.
 		edge, err := retireUncle(tx, senior, junior, s.now().UTC(), by, via)
 		if errors.Is(err, ErrNotFound) {
 			back, berr := tx.collect("uncle_edge", queries.UncleEdge, map[string]any{"senior": junior, "junior": senior})
@@ -134,32 +166,4 @@ func retireUncle(tx txn, senior, junior int64, at time.Time, by, via string) (Un
 	created, _, _ := neo4j.GetRecordValue[time.Time](rec, "created_at")
 	src, _ := rec.Get("source")
 	return UncleEdge{Senior: senior, Junior: junior, Source: asString(src), CreatedAt: created.UTC()}, nil
-}
-
-func lockLineage(tx txn) error {
-	_, err := tx.single("lock_lineage", queries.LockLineage, nil)
-	return err
-}
-
-// reaches reports whether from reaches to over spawn and uncle edges; completely, at any depth.
-func reaches(tx txn, from, to int64) (bool, error) {
-	if from == to {
-		return true, nil
-	}
-	rec, err := tx.single("reaches", queries.Reaches, map[string]any{"from": from, "to": to})
-	if errors.Is(err, ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	ok, _, err := neo4j.GetRecordValue[bool](rec, "reaches")
-	return ok, err
-}
-
-func createUncle(tx txn, senior, junior int64, source string, now func() time.Time) error {
-	_, err := tx.single("create_uncle_edge", queries.CreateUncleEdge, map[string]any{
-		"senior": senior, "junior": junior, "source": source, "at": now().UTC(),
-	})
-	return err
 }

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/lineage"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // importLineage stores sessions named by the keys of edges' ends on a fresh block of negative
@@ -47,10 +49,12 @@ func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name    string
-		between int // sessions on each of the two existing paths
+		between int  // sessions on each of the two existing paths
+		spawn   bool // the second half is S becoming R's spawned child, not an uncle edge
 	}{
 		{name: "the existing paths are single edges", between: 0},
 		{name: "the existing paths run through other sessions", between: 2},
+		{name: "the second half is a new spawn parent", between: 1, spawn: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,7 +85,12 @@ func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
 					go func() {
 						defer wg.Done()
 						<-start
-						res, err := store.RecordUncleEdge(ctx, ids[fmt.Sprint(e[0], i)], ids[fmt.Sprint(e[1], i)], "test")
+						senior, junior := ids[fmt.Sprint(e[0], i)], ids[fmt.Sprint(e[1], i)]
+						if tt.spawn && half == 1 {
+							results[i][half] = spawnUnder(ctx, t, store, senior, junior)
+							return
+						}
+						res, err := store.RecordUncleEdge(ctx, senior, junior, "test")
 						if err != nil {
 							t.Error(err)
 						}
@@ -117,12 +126,83 @@ func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
 	}
 }
 
-// Both sides of the new edge are wide (the senior has 300 seniors, the junior 300 juniors): the
-// answer is as exact as on a small graph — a cycle through the far end of both sides is found.
+// spawnUnder makes junior parent's spawned child and answers as an uncle write would: created,
+// or would_create_cycle when the store refuses it with ErrCycle.
+func spawnUnder(ctx context.Context, t *testing.T, store *graph.Store, parent, junior int64) graph.UncleResult {
+	_, err := store.UpdateSession(ctx, junior, func(s *session.Session) error {
+		s.ParentSessionID = &parent
+		return nil
+	})
+	switch {
+	case errors.Is(err, graph.ErrCycle):
+		return graph.UncleCycle
+	case err != nil:
+		t.Error(err)
+		return ""
+	}
+	return graph.UncleCreated
+}
+
+// Many writers draw random pairs from one small, densely linked lineage, so their certificates
+// overlap all the time and deadlocks between them are likely: every act gets an answer, and
+// whatever they decide, the graph stays acyclic.
+func TestManyWritersOnOneSmallLineageLeaveItAcyclic(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	const sessions, writers, acts = 24, 8, 30
+	var names []string
+	var edges [][2]string
+	for i := range sessions {
+		names = append(names, fmt.Sprint("N", i))
+		if i > 0 {
+			edges = append(edges, [2]string{fmt.Sprint("N", i/2), fmt.Sprint("N", i)}) // a binary tree
+		}
+	}
+	ids := importLineage(t, store, names, edges)
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		created int
+	)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 3))
+			for range acts {
+				a, b := ids[fmt.Sprint("N", r.IntN(sessions))], ids[fmt.Sprint("N", r.IntN(sessions))]
+				res, err := store.RecordUncleEdge(ctx, a, b, "test")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if res == graph.UncleCreated || res == graph.UncleInverted {
+					mu.Lock()
+					created++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	all, err := store.LineageEdges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := lineage.Unordered(all); n != 0 {
+		t.Fatalf("the lineage graph has a cycle: %d sessions cannot be ordered", n)
+	}
+	if created == 0 {
+		t.Fatal("no writer created an edge; the run proves nothing")
+	}
+}
+
+// Both sides of the new edge are wide (the senior has 1,100 seniors, the junior 1,100 juniors):
+// the answer is as exact as on a small graph — a cycle through the far end of both sides is found.
 func TestTheCycleCheckIsExactWhenBothSidesAreWide(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
-	const wide = 300
+	const wide = 1100 // both sides larger than the certificate reads before it locks the whole junior side
 	build := func(link [2]string) map[string]int64 {
 		names := []string{"A", "J"}
 		var edges [][2]string

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -39,9 +40,14 @@ func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Crea
 				return Created{}, err
 			}
 		}
-		if p := draft.ParentSessionID; p != nil {
-			if err := requireSession(tx, *p); err != nil {
-				return Created{}, fmt.Errorf("parent session %d: %w", *p, err)
+		// The spawn parent is locked like both ends of every lineage edge: a lineage certificate
+		// that holds it counts on no edge leaving it before its own commit.
+		if p, ok := draft.LineageParentID(); ok {
+			_, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": p})
+			if errors.Is(err, ErrNotFound) && draft.ParentSessionID != nil {
+				return Created{}, fmt.Errorf("parent session %d: %w", p, err)
+			} else if err != nil && !errors.Is(err, ErrNotFound) {
+				return Created{}, err
 			}
 		}
 		last, _, err := neo4j.GetRecordValue[int64](rec, "value")
@@ -133,18 +139,12 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 		return nil
 	}
 	if hasNew {
-		// Both ends locked before the check (the session already is), then the lineage lock, in
-		// the order every edge writer takes them: what lets record_uncle_edge skip the lineage
-		// lock when no cycle is possible.
-		if _, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": newParent}); err != nil && !errors.Is(err, ErrNotFound) {
+		// The guard locks both ends and decides exactly; a parent that does not exist gets no edge.
+		g, err := guardEdge(tx, newParent, after.ID, "", false, time.Now)
+		if err != nil {
 			return err
 		}
-		if err := lockLineage(tx); err != nil {
-			return err
-		}
-		if cyc, err := reaches(tx, after.ID, newParent); err != nil {
-			return err
-		} else if cyc {
+		if g.juniorReaches || g.reverse {
 			return fmt.Errorf("session %d cannot be spawned by #%d, which it already reaches: %w", after.ID, newParent, ErrCycle)
 		}
 	}

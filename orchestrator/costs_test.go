@@ -102,7 +102,8 @@ func TestTheTopSessionsAreTheDearestAtListPrice(t *testing.T) {
 	// Haiku sessions spend more tokens, Opus sessions more money; a model without a rate costs
 	// only its web searches.
 	cost := map[int64]float64{}
-	at := time.Now().UTC().Truncate(24 * time.Hour).Add(time.Minute) // today, the report's one day
+	// Today, inside a two-day report, so a run that crosses midnight still covers it.
+	at := time.Now().UTC().Truncate(24 * time.Hour).Add(time.Minute)
 	for i, s := range sessions[1:] {
 		model := []string{"claude-haiku-4-5", "claude-opus-4-5", "no-such-model"}[i%3]
 		c := session.TokenCounts{InputTokens: int64(1000 * (i + 1)), OutputTokens: 500, CacheCreationTokens: 400, CacheCreation5mTokens: 100,
@@ -118,7 +119,7 @@ func TestTheTopSessionsAreTheDearestAtListPrice(t *testing.T) {
 		cost[s.ID] = p.Total
 	}
 	want := slices.SortedFunc(maps.Keys(cost), func(a, b int64) int { return cmp.Compare(cost[b], cost[a]) })[:10]
-	r, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: top, IncludeDescendants: true, Days: 1})
+	r, err := e.Ops.Costs(ctx, orchestrator.CostQuery{SessionID: top, IncludeDescendants: true, Days: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

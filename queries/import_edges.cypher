@@ -1,5 +1,5 @@
-// ImportEdges: bulk-create spawn and uncle edges for a synthetic fleet. It takes no lineage lock
-// and checks no cycles: the caller guarantees the edges are acyclic (e.g. senior id < junior id).
+// ImportEdges: bulk-create spawn and uncle edges for a synthetic fleet. It locks nothing and
+// checks no cycles: the caller guarantees the edges are acyclic (e.g. senior id < junior id).
 // Params: $spawns (list of {from, to}), $uncles (list of {from, to}), $at. Returns: one row {ok}.
 CALL () {
   UNWIND $spawns AS e

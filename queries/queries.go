@@ -150,30 +150,16 @@ var UpdateLog string
 //go:embed delete_log.cypher
 var DeleteLog string
 
-// LockLineage serialises lineage edge writes.
+// GuardLineageEdge locks and decides a new lineage edge, exactly until commit, and writes a safe
+// uncle edge.
 //
-//go:embed lock_lineage.cypher
-var LockLineage string
-
-// RecordUncleEdge decides and, in the common case, writes an uncle edge.
-//
-//go:embed record_uncle_edge.cypher
-var RecordUncleEdge string
-
-// Reaches is the exact reachability check.
-//
-//go:embed reaches.cypher
-var Reaches string
+//go:embed guard_lineage_edge.cypher
+var GuardLineageEdge string
 
 // UncleEdge reads one uncle edge.
 //
 //go:embed uncle_edge.cypher
 var UncleEdge string
-
-// CreateUncleEdge writes an uncle edge.
-//
-//go:embed create_uncle_edge.cypher
-var CreateUncleEdge string
 
 // SessionProvenance reads a session with its lineage walk, human messages and roster.
 //

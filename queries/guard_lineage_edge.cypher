@@ -1,0 +1,79 @@
+// GuardLineageEdge: lock and decide the new lineage edge $senior → $junior, exactly and without
+// a lock on the whole lineage; with $uncle, also write it as an uncle edge when it is safe, so
+// the common uncle write is one statement.
+// The rule every lineage edge writer keeps: it locks both ends of its edge before its decision
+// (this statement; session creation locks the spawn parent; the new session is invisible).
+// A cycle closed by the edge needs a path from the junior back to the senior. The answer "no
+// path" is certified by one side read to its end, held locked until commit:
+//   - no lock beyond the ends when the junior has no junior or the senior no senior (read after
+//     the ends are locked, nobody can add one before this transaction commits);
+//   - else every session the junior reaches (closed under outgoing edges) or every session that
+//     reaches the senior (closed under incoming edges), whichever is smaller: read, then locked
+//     together with the ends in id order (so two guards never wait on each other in a circle),
+//     then read again. If the second read finds the same side, no other writer can add an edge
+//     out of (or into) it before this transaction commits, so the side cannot grow to take in
+//     the other end: the answer is exact at commit, whatever commits concurrently. If it finds
+//     more, a writer committed in between: stable is false and the caller runs the statement
+//     again, holding the locks it has. A path seen is a path committed, so finding one needs no lock.
+// Both sides are read up to $cap + 1 sessions; when neither completes, the junior's whole side
+// is locked (no budget after which the answer lapses). "Already senior" is an exact
+// bidirectional breadth-first search (shortestPath).
+// Params: $senior, $junior, $uncle (bool), $source, $at, $cap. The caller handles $senior = $junior.
+// Returns: one row {senior_exists, junior_exists, senior_reaches, direct_reverse, junior_reaches,
+// stable, locked (sessions locked besides the ends), created}.
+OPTIONAL MATCH (a:Session {id: $senior})
+OPTIONAL MATCH (b:Session {id: $junior})
+WITH a, b, a IS NOT NULL AND b IS NOT NULL AS both
+OPTIONAL CALL (a, b, both) {
+  WITH a, b WHERE both AND EXISTS { (b)-[:SPAWNED|UNCLE_OF]->(:Session) } AND EXISTS { (:Session)-[:SPAWNED|UNCLE_OF]->(a) }
+  WITH a, b,
+       COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x LIMIT $cap + 1 } AS down,
+       COLLECT { MATCH (y:Session)-[:SPAWNED|UNCLE_OF*0..]->(a) RETURN DISTINCT y LIMIT $cap + 1 } AS up
+  WITH a, b, down, up, CASE
+         WHEN a IN down OR b IN up THEN 'found'
+         WHEN size(down) <= $cap AND (size(up) > $cap OR size(down) <= size(up)) THEN 'down'
+         WHEN size(up) <= $cap THEN 'up'
+         ELSE 'down_all'
+       END AS side
+  RETURN side, CASE side
+         WHEN 'down' THEN down
+         WHEN 'up' THEN up
+         WHEN 'down_all' THEN COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x }
+         ELSE []
+       END AS held
+}
+WITH a, b, both, coalesce(side, 'none') AS side, coalesce(held, []) AS held
+CALL (a, b, held) {
+  UNWIND [n IN [a, b] WHERE n IS NOT NULL] + held AS n
+  WITH DISTINCT n ORDER BY n.id
+  SET n._lock = true
+  REMOVE n._lock
+}
+WITH a, b, both, side, held,
+     both AND EXISTS { (b)-[:SPAWNED|UNCLE_OF]->(:Session) } AND EXISTS { (:Session)-[:SPAWNED|UNCLE_OF]->(a) } AS risky
+OPTIONAL CALL (a, b, both) {
+  WITH a, b WHERE both
+  OPTIONAL MATCH down = shortestPath((a)-[:SPAWNED|UNCLE_OF*]->(b))
+  RETURN down IS NOT NULL AS seniorReaches, EXISTS { (b)-[:UNCLE_OF]->(a) } AS reverse
+}
+OPTIONAL CALL (a, b, side, risky, seniorReaches, reverse) {
+  WITH a, b WHERE risky AND NOT seniorReaches AND NOT reverse AND side IN ['down', 'down_all']
+  RETURN COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x } AS downAgain
+}
+OPTIONAL CALL (a, b, side, risky, seniorReaches, reverse) {
+  WITH a, b WHERE risky AND NOT seniorReaches AND NOT reverse AND side = 'up'
+  RETURN COLLECT { MATCH (y:Session)-[:SPAWNED|UNCLE_OF*0..]->(a) RETURN DISTINCT y } AS upAgain
+}
+WITH a, b, both, side, held, risky, seniorReaches, reverse, coalesce(downAgain, upAgain, []) AS again
+WITH a, b, both, held, seniorReaches, reverse,
+     side = 'found' OR (side = 'up' AND b IN again) OR (side IN ['down', 'down_all'] AND a IN again) AS juniorReaches,
+     NOT risky OR seniorReaches OR reverse OR side = 'found' OR (side <> 'none' AND size(COLLECT { UNWIND held + again AS n RETURN DISTINCT n }) = size(held)) AS stable
+OPTIONAL CALL (a, b, both, seniorReaches, reverse, juniorReaches, stable) {
+  WITH a, b WHERE $uncle AND both AND stable AND NOT seniorReaches AND NOT reverse AND NOT juniorReaches
+  MERGE (a)-[e:UNCLE_OF]->(b)
+  ON CREATE SET e.source = $source, e.created_at = $at
+  RETURN true AS created
+}
+RETURN a IS NOT NULL AS senior_exists, b IS NOT NULL AS junior_exists, coalesce(seniorReaches, false) AS senior_reaches,
+       coalesce(reverse, false) AS direct_reverse, coalesce(juniorReaches, false) AS junior_reaches, stable,
+       size(held) AS locked, coalesce(created, false) AS created
