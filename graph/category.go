@@ -179,10 +179,13 @@ func recordCategory(rec *neo4j.Record) (session.Category, error) {
 	if err != nil {
 		return session.Category{}, fmt.Errorf("read category node: %w", err)
 	}
-	p := node.Props
+	return categoryFrom(node.Props), nil
+}
+
+func categoryFrom(p map[string]any) session.Category {
 	return session.Category{
 		ID: asInt(p["id"]), Name: asString(p["name"]), Description: optString(p["description"]),
 		IsFrozen: asBool(p["is_frozen"]), Position: asInt(p["position"]),
 		CreatedAt: asTime(p["created_at"]), UpdatedAt: asTime(p["updated_at"]),
-	}, nil
+	}
 }

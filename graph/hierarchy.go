@@ -33,7 +33,7 @@ func (s *Store) SessionHierarchy(ctx context.Context, id int64) (*session.Sessio
 }
 
 // view runs the one statement behind every lineage read: the session, its walk, the human
-// messages said anywhere in it, the roster, the head of its queue, its category's name and its
+// messages said anywhere in it, the roster, the head of its queue, its category and its
 // status summary. One round trip and a commit, so the counts, the tree and the roster describe
 // the same moment.
 func (s *Store) view(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
@@ -85,8 +85,12 @@ func (tx txn) decodeView(rec *neo4j.Record) (SessionView, error) {
 		p.Users = append(p.Users, userFrom(m))
 	}
 	summary, _ := get("status_summary").(map[string]any)
-	v := SessionView{Provenance: p, PendingTotal: int(asInt(get("pending_total"))), CategoryName: optString(get("category_name")),
+	v := SessionView{Provenance: p, PendingTotal: int(asInt(get("pending_total"))),
 		StatusSummary: statusSummaryFrom(summary)}
+	if c, ok := get("category").(neo4j.Node); ok {
+		cat := categoryFrom(c.Props)
+		v.Category = &cat
+	}
 	for _, raw := range list(get("pending")) {
 		if node, ok := raw.(neo4j.Node); ok {
 			v.Pending = append(v.Pending, nodeMessage(node.Props))

@@ -27,17 +27,17 @@ func (s *Store) SessionProvenance(ctx context.Context, id int64) (Provenance, er
 }
 
 // SessionView is a session's provenance with what get_session shows beside it, read by the
-// same statement: the head of its pending queue, its category's name and its status summary.
+// same statement: the head of its pending queue, its category and its status summary.
 type SessionView struct {
 	Provenance
 	Pending       []*session.Message // the first pending messages, by position
 	PendingTotal  int
-	CategoryName  *string // nil without a category, or when the category is gone
+	Category      *session.Category // nil without a category, or when the category is gone
 	StatusSummary StatusSummary
 }
 
 // SessionView reads a session's provenance, the first queuePreview pending messages of its
-// queue, its category's name and its status summary in one statement: one round trip, one moment.
+// queue, its category and its status summary in one statement: one round trip, one moment.
 func (s *Store) SessionView(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
 	v, err := s.view(ctx, id, queuePreview)
 	if err != nil {

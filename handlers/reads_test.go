@@ -20,6 +20,7 @@ import (
 	"github.com/zimmerhq/zimmer/handlers"
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/session"
 )
 
 // statements records the name of every statement a store runs.
@@ -44,7 +45,7 @@ func (s *statements) take() []string {
 
 // Reading a session is one statement on every surface: GET /sessions/:id and MCP get_session
 // read the session, its hierarchy, the human messages in it, the head of its queue, its
-// category's name and its cached status summary together, and that same read is what finds an
+// category and its cached status summary together, and that same read is what finds an
 // unknown id missing.
 func TestASessionReadIsOneStatement(t *testing.T) {
 	ctx := context.Background()
@@ -64,6 +65,12 @@ func TestASessionReadIsOneStatement(t *testing.T) {
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: graphtest.Logger(), APIKeys: []string{apiKey}}))
 	t.Cleanup(srv.Close)
 	id := graphtest.Session(t, store, nil).ID
+	category, err := store.CreateCategory(ctx, session.Category{Name: graphtest.Unique(t, "Reads")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.DeleteCategory(ctx, category.ID) })
+	filed := graphtest.Session(t, store, func(d *session.Session) { d.CategoryID = &category.ID }).ID
 	send := func(t *testing.T, method, path string, body any) (int, string) {
 		var r io.Reader
 		if body != nil {
@@ -94,8 +101,12 @@ func TestASessionReadIsOneStatement(t *testing.T) {
 		says               string
 	}{
 		{name: "GET /sessions/:id", method: http.MethodGet, path: fmt.Sprintf("/api/v1/sessions/%d", id), status: http.StatusOK, says: `"session_hierarchy"`},
+		{name: "GET /sessions/:id of a session in a category", method: http.MethodGet, path: fmt.Sprintf("/api/v1/sessions/%d", filed), status: http.StatusOK,
+			says: fmt.Sprintf(`"category":{"id":%d,"name":%q`, category.ID, category.Name)},
 		{name: "GET /sessions/:id of an unknown id", method: http.MethodGet, path: fmt.Sprintf("/api/v1/sessions/%d", int64(missing)), status: http.StatusNotFound, says: "Session not found"},
 		{name: "MCP get_session", method: http.MethodPost, path: "/mcp", body: getSession(id), status: http.StatusOK, says: "Queued Messages"},
+		{name: "MCP get_session of a session in a category", method: http.MethodPost, path: "/mcp", body: getSession(filed), status: http.StatusOK,
+			says: "Category:** " + category.Name},
 		{name: "MCP get_session of an unknown id", method: http.MethodPost, path: "/mcp", body: getSession(missing), status: http.StatusOK, says: fmt.Sprintf("Session not found: %d", int64(missing))},
 	}
 	for _, tt := range tests {
@@ -105,7 +116,10 @@ func TestASessionReadIsOneStatement(t *testing.T) {
 			if status != tt.status || !strings.Contains(body, tt.says) {
 				t.Fatalf("HTTP %d, want %d saying %q: %s", status, tt.status, tt.says, body)
 			}
-			if got, want := seen.take(), []string{"session_provenance"}; !slices.Equal(got, want) {
+			// The genesis class overrides are re-read at most every two seconds, whatever reads
+			// sessions; a slow machine's request may fall on that refresh. It is not the read's.
+			got := slices.DeleteFunc(seen.take(), func(n string) bool { return n == "get_spot_policy" })
+			if want := []string{"session_provenance"}; !slices.Equal(got, want) {
 				t.Fatalf("statements %v, want %v", got, want)
 			}
 		})

@@ -37,19 +37,19 @@ func (s *Service) Provenance(ctx context.Context, id int64) (provenance.Record, 
 }
 
 // SessionView is a session's provenance record with what get_session shows beside it, all read
-// in one statement: the first pending messages of its queue, how many are pending, the name
-// of its category (nil without one, or when it is gone) and its stored status summary, which
+// in one statement: the first pending messages of its queue, how many are pending, its
+// category (nil without one, or when it is gone) and its stored status summary, which
 // StatusSummaryOf renders for the readers that show it.
 type SessionView struct {
 	Record       provenance.Record
 	Pending      []*session.Message
 	PendingTotal int
-	CategoryName *string
+	Category     *session.Category
 	summary      graph.StatusSummary
 }
 
 // SessionView reads a session's provenance record, its first queuePreview pending messages, its
-// category's name and its status summary in one round trip.
+// category and its status summary in one round trip.
 func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (SessionView, error) {
 	v, err := s.store.SessionView(ctx, id, queuePreview)
 	if err != nil {
@@ -57,7 +57,7 @@ func (s *Service) SessionView(ctx context.Context, id int64, queuePreview int) (
 	}
 	s.obs.ObserveWalk(len(v.Hierarchy.Nodes), v.Hierarchy.Truncated)
 	return SessionView{Record: provenance.Gather(v.Session, v.Hierarchy, v.Messages, v.Users, s.admin),
-		Pending: v.Pending, PendingTotal: v.PendingTotal, CategoryName: v.CategoryName, summary: v.StatusSummary}, nil
+		Pending: v.Pending, PendingTotal: v.PendingTotal, Category: v.Category, summary: v.StatusSummary}, nil
 }
 
 // StatusSummaryOf is the view's status summary as the surfaces show it. It counts the transcript

@@ -1,7 +1,7 @@
 // SessionProvenance: a session (by id) with its whole provenance in
 // one statement — the bounded lineage walk of package lineage (the specification; a property
 // test holds this statement to it), every human message said anywhere in the walked graph, the
-// roster, and what get_session shows beside them (the head of its queue, its category's name) —
+// roster, and what get_session shows beside them (the head of its queue, its category) —
 // so a read is one round trip.
 //   origin: the spawn chain upward, at most $max_depth steps (one more is read to tell a cut
 //     chain from a complete one).
@@ -19,8 +19,8 @@
 // under}] in walk order, messages: [{id, session_id, author, channel, content, occurred_at,
 // entry_point, slack_user_id, slack_channel, slack_permalink}] chronological, users: [{key,
 // display_name, email, slack_user_ids, notes, created_at, updated_at}] by key, pending_total,
-// pending: the first $queue_preview pending message nodes by position, category_name: null
-// when the session has no category or it is gone, status_summary: null when none was ever asked
+// pending: the first $queue_preview pending message nodes by position, category: the
+// category node, null when the session has no category or it is gone, status_summary: null when none was ever asked
 // for, else {summary, error, state, generating, requested_at, generated_at, covered_bytes}}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH chain = (:Session)-[:SPAWNED*1..9]->(s)
@@ -98,7 +98,7 @@ RETURN s, origin.id AS origin, [r IN roots | r.id] AS roots, truncated,
     WITH m ORDER BY m.position, m.id LIMIT $queue_preview
     RETURN m
   } AS pending,
-  COLLECT { MATCH (c:Category {id: s.category_id}) RETURN c.name }[0] AS category_name,
+  COLLECT { MATCH (c:Category {id: s.category_id}) RETURN c }[0] AS category,
   COLLECT {
     MATCH (s)-[:HAS_STATUS_SUMMARY]->(ss:StatusSummary)
     RETURN ss{.summary, .error, .state, generating: coalesce(ss.generating, false), .requested_at, .generated_at,

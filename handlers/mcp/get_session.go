@@ -70,8 +70,8 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	}
 	verbose, s := c.args.flag("verbose"), v.Record.Session
 	var categories map[int64]string
-	if s.CategoryID != nil && v.CategoryName != nil {
-		categories = map[int64]string{*s.CategoryID: *v.CategoryName}
+	if v.Category != nil {
+		categories = map[int64]string{v.Category.ID: v.Category.Name}
 	}
 	var b doc
 	b.heading(2, "Session: "+oneLine(s.DisplayTitle()))

@@ -88,10 +88,24 @@ func (h *Handler) renderSessions(ctx context.Context, list []*session.Session) [
 			continue
 		}
 		if c, ok := byID[*s.CategoryID]; ok {
-			out[i].Category = categoryRefJSON{ID: c.ID, Name: c.Name, Position: c.Position, IsFrozen: c.IsFrozen}
+			out[i].Category = categoryRef(c)
 		}
 	}
 	return out
+}
+
+// renderSessionIn renders a session whose category was read with it (nil: none, or gone), so
+// the category list is not read again.
+func renderSessionIn(s *session.Session, c *session.Category) sessionJSON {
+	out := sessionFields(s)
+	if c != nil {
+		out.Category = categoryRef(*c)
+	}
+	return out
+}
+
+func categoryRef(c session.Category) categoryRefJSON {
+	return categoryRefJSON{ID: c.ID, Name: c.Name, Position: c.Position, IsFrozen: c.IsFrozen}
 }
 
 // categoryRefJSON is a session's `category`.

@@ -80,7 +80,7 @@ func (h *Handler) showSession(c *gin.Context) error {
 			return err
 		}
 	}
-	js := h.renderSession(c.Request.Context(), rec.Session)
+	js := renderSessionIn(rec.Session, v.Category)
 	if queryBool(c.Query("include_transcript")) {
 		records, err := h.ops.TranscriptRecords(c.Request.Context(), sessionID)
 		if err != nil {

@@ -86,8 +86,8 @@ func (h *Handler) loadSessionPage(ctx context.Context, id int64, transcriptRead 
 	p := sessionPage{Session: rec.Session, Root: rootLabel(rec.Session), Outline: outline(hier), Drawing: drawLineage(hier),
 		Truncated: hier.Truncated, TruncationReason: hier.Reason(), HereCount: rec.HereCount(),
 		ElsewhereCount: rec.ElsewhereCount(), Gaps: rec.Gaps, Queue: v.Pending, QueueTotal: v.PendingTotal}
-	if v.CategoryName != nil {
-		p.Category = *v.CategoryName
+	if v.Category != nil {
+		p.Category = v.Category.Name
 	}
 	for _, e := range rec.Entries {
 		ev := entryView{Entry: e, Here: e.Origin == provenance.Here}
