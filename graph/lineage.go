@@ -96,14 +96,15 @@ type edgeGuard struct {
 
 // certificateCap is how many sessions on each side guard_lineage_edge reads before it settles
 // for the junior's whole side: enough that an ordinary edge locks its smaller side, few enough
-// that a wide router's juniors are not read twice.
+// that the first read of a very wide side stops early.
 const certificateCap = 1000
 
 // guardEdge locks the ends of the new lineage edge senior → junior and decides it exactly until
 // the transaction commits (guard_lineage_edge.cypher says why); with uncle, it writes the uncle
-// edge when that is safe. It runs the statement again only when another writer committed between
-// the statement's read and its locks; the locks it took stay held, so each pass finds the side
-// grown, and there is no budget after which the answer lapses.
+// edge when that is safe. It runs the statement again only when another writer changed the side
+// between the statement's read and its locks; the locks taken stay held, and a pass can be
+// unstable only when some other writer committed meanwhile, so there is no budget after which the
+// answer lapses.
 func guardEdge(tx txn, senior, junior int64, source string, uncle bool, now func() time.Time) (edgeGuard, error) {
 	for {
 		rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{

@@ -40,6 +40,17 @@ func importLineage(t *testing.T, store *graph.Store, names []string, edges [][2]
 	return ids
 }
 
+// warmGuard writes one uncle edge alone, so a burst of concurrent writers that follows does not
+// also plan the guard statement all at once on a fresh database: the tests are about
+// concurrency, not about a cold plan cache.
+func warmGuard(t *testing.T, store *graph.Store) {
+	t.Helper()
+	ids := importLineage(t, store, []string{"warm-senior", "warm-junior", "warm-below"}, [][2]string{{"warm-junior", "warm-below"}})
+	if _, err := store.RecordUncleEdge(context.Background(), ids["warm-senior"], ids["warm-junior"], "test"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Two writers each add one half of a cycle at the same moment — P → Q while Q already reaches
 // R, and R → S while S already reaches P — directly or through a path of other sessions. Each
 // edge alone is legal; together they close P → Q ⇝ R → S ⇝ P. Exactly one must land, the other
@@ -47,6 +58,7 @@ func importLineage(t *testing.T, store *graph.Store, names []string, edges [][2]
 func TestConcurrentHalvesOfACycleNeverBothLand(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
+	warmGuard(t, store)
 	tests := []struct {
 		name    string
 		between int  // sessions on each of the two existing paths
@@ -143,12 +155,23 @@ func spawnUnder(ctx context.Context, t *testing.T, store *graph.Store, parent, j
 	return graph.UncleCreated
 }
 
-// Many writers draw random pairs from one small, densely linked lineage, so their certificates
-// overlap all the time and deadlocks between them are likely: every act gets an answer, and
-// whatever they decide, the graph stays acyclic.
-func TestManyWritersOnOneSmallLineageLeaveItAcyclic(t *testing.T) {
+// A session cannot be its own spawn parent: the change is refused as a cycle, not failed.
+func TestASessionMadeItsOwnSpawnParentIsRefusedAsACycle(t *testing.T) {
+	store := graphtest.Store(t)
+	s := graphtest.Session(t, store, nil)
+	if got := spawnUnder(context.Background(), t, store, s.ID, s.ID); got != graph.UncleCycle {
+		t.Fatalf("#%d as its own spawn parent: %q, want it refused as a cycle", s.ID, got)
+	}
+}
+
+// Many writers draw random pairs from one small, densely linked lineage, so their guards overlap
+// all the time and deadlocks between them are likely. They mix every kind of lineage write:
+// uncle edges (and so inversions), removals, spawn-parent changes and new children. Every act
+// gets an answer, and whatever they decide, the graph stays acyclic.
+func TestManyMixedLineageWritersLeaveItAcyclic(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
+	warmGuard(t, store)
 	const sessions, writers, acts = 24, 8, 30
 	var names []string
 	var edges [][2]string
@@ -171,7 +194,24 @@ func TestManyWritersOnOneSmallLineageLeaveItAcyclic(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(w), 3))
 			for range acts {
 				a, b := ids[fmt.Sprint("N", r.IntN(sessions))], ids[fmt.Sprint("N", r.IntN(sessions))]
-				res, err := store.RecordUncleEdge(ctx, a, b, "test")
+				var res graph.UncleResult
+				var err error
+				switch k := r.IntN(10); {
+				case k < 6:
+					res, err = store.RecordUncleEdge(ctx, a, b, "test")
+				case k < 7:
+					if _, _, err = store.RemoveUncleEdge(ctx, a, b, "test", "test"); errors.Is(err, graph.ErrNotFound) {
+						err = nil
+					}
+				case k < 9:
+					if a != b {
+						res = spawnUnder(ctx, t, store, a, b)
+					}
+				default:
+					d := graphtest.Draft()
+					d.ParentSessionID = &a
+					_, err = store.CreateSession(ctx, d)
+				}
 				if err != nil {
 					t.Error(err)
 					return

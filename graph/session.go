@@ -27,6 +27,20 @@ type Created struct {
 // are serialised on the id sequence's lock, so concurrent repeats still make exactly one session.
 func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Created, error) {
 	out, err := write(ctx, s, "create_session", func(tx txn) (Created, error) {
+		// The spawn parent is locked like both ends of every lineage edge (a lineage guard that
+		// holds it counts on no edge leaving it before its own commit), and before the id
+		// sequence, so a guard holding a busy parent never stalls every other create.
+		parentLocked := false
+		if p, ok := draft.LineageParentID(); ok {
+			_, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": p})
+			switch {
+			case errors.Is(err, ErrNotFound) && draft.ParentSessionID != nil:
+				return Created{}, fmt.Errorf("parent session %d: %w", p, err)
+			case err != nil && !errors.Is(err, ErrNotFound):
+				return Created{}, err
+			}
+			parentLocked = err == nil
+		}
 		rec, err := tx.single("lock_session_counter", queries.LockSessionCounter, nil)
 		if err != nil {
 			return Created{}, fmt.Errorf("session counter missing (run `zimmer migrate`): %w", err)
@@ -37,16 +51,6 @@ func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Crea
 				return Created{Session: existing, Existing: true}, nil
 			}
 			if !errors.Is(err, ErrNotFound) {
-				return Created{}, err
-			}
-		}
-		// The spawn parent is locked like both ends of every lineage edge: a lineage certificate
-		// that holds it counts on no edge leaving it before its own commit.
-		if p, ok := draft.LineageParentID(); ok {
-			_, err := tx.single("lock_session", queries.LockSession, map[string]any{"id": p})
-			if errors.Is(err, ErrNotFound) && draft.ParentSessionID != nil {
-				return Created{}, fmt.Errorf("parent session %d: %w", p, err)
-			} else if err != nil && !errors.Is(err, ErrNotFound) {
 				return Created{}, err
 			}
 		}
@@ -71,7 +75,7 @@ func (s *Store) CreateSession(ctx context.Context, draft *session.Session) (Crea
 		if err != nil {
 			return Created{}, err
 		}
-		if err := linkSpawnParent(tx, sess.ID); err != nil {
+		if err := linkSpawnParent(tx, sess.ID, parentLocked); err != nil {
 			return Created{}, err
 		}
 		stored, err := tx.session(rec, "s")
@@ -138,21 +142,28 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 	if oldParent == newParent && hadOld == hasNew {
 		return nil
 	}
-	if hasNew {
-		// The guard locks both ends and decides exactly; a parent that does not exist gets no edge.
-		g, err := guardEdge(tx, newParent, after.ID, "", false, time.Now)
-		if err != nil {
-			return err
-		}
-		if g.juniorReaches || g.reverse {
-			return fmt.Errorf("session %d cannot be spawned by #%d, which it already reaches: %w", after.ID, newParent, ErrCycle)
-		}
+	if !hasNew {
+		return linkSpawnParent(tx, after.ID, false)
 	}
-	return linkSpawnParent(tx, after.ID)
+	if newParent == after.ID {
+		return fmt.Errorf("session %d cannot be its own spawn parent: %w", after.ID, ErrCycle)
+	}
+	// The guard locks both ends and decides exactly. A parent that does not exist gets no edge,
+	// even if it is created before this transaction ends: the guard never locked it.
+	g, err := guardEdge(tx, newParent, after.ID, "", false, time.Now)
+	if err != nil {
+		return err
+	}
+	if g.juniorReaches || g.reverse {
+		return fmt.Errorf("session %d cannot be spawned by #%d, which it already reaches: %w", after.ID, newParent, ErrCycle)
+	}
+	return linkSpawnParent(tx, after.ID, g.seniorExists)
 }
 
-func linkSpawnParent(tx txn, id int64) error {
-	_, err := tx.collect("link_spawn_parent", queries.LinkSpawnParent, map[string]any{"id": id})
+// linkSpawnParent makes the session's SPAWNED edge match its lineage parent; link says the
+// parent was locked (it existed), so a new edge may be written.
+func linkSpawnParent(tx txn, id int64, link bool) error {
+	_, err := tx.collect("link_spawn_parent", queries.LinkSpawnParent, map[string]any{"id": id, "link": link})
 	return err
 }
 

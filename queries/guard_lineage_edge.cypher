@@ -9,14 +9,17 @@
 //     the ends are locked, nobody can add one before this transaction commits);
 //   - else every session the junior reaches (closed under outgoing edges) or every session that
 //     reaches the senior (closed under incoming edges), whichever is smaller: read, then locked
-//     together with the ends in id order (so two guards never wait on each other in a circle),
+//     together with the ends in id order (so two first passes seldom wait on each other in a
+//     circle; when guards do, Neo4j detects the deadlock and the transaction is retried whole),
 //     then read again. If the second read finds the same side, no other writer can add an edge
 //     out of (or into) it before this transaction commits, so the side cannot grow to take in
 //     the other end: the answer is exact at commit, whatever commits concurrently. If it finds
 //     more, a writer committed in between: stable is false and the caller runs the statement
-//     again, holding the locks it has. A path seen is a path committed, so finding one needs no lock.
+//     again, holding the locks it has. A path seen is a path committed, so finding one needs no
+//     lock; it counts only if the edge is still risky once the ends are locked.
 // Both sides are read up to $cap + 1 sessions; when neither completes, the junior's whole side
-// is locked (no budget after which the answer lapses). "Already senior" is an exact
+// is locked (no budget after which the answer lapses). The side is locked by id, so a session
+// deleted since it was read is skipped (a deletion takes edges away; it cannot close a cycle). "Already senior" is an exact
 // bidirectional breadth-first search (shortestPath).
 // Params: $senior, $junior, $uncle (bool), $source, $at, $cap. The caller handles $senior = $junior.
 // Returns: one row {senior_exists, junior_exists, senior_reaches, direct_reverse, junior_reaches,
@@ -36,16 +39,17 @@ OPTIONAL CALL (a, b, both) {
          ELSE 'down_all'
        END AS side
   RETURN side, CASE side
-         WHEN 'down' THEN down
-         WHEN 'up' THEN up
-         WHEN 'down_all' THEN COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x }
+         WHEN 'down' THEN [n IN down | n.id]
+         WHEN 'up' THEN [n IN up | n.id]
+         WHEN 'down_all' THEN COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x.id AS i }
          ELSE []
        END AS held
 }
 WITH a, b, both, coalesce(side, 'none') AS side, coalesce(held, []) AS held
 CALL (a, b, held) {
-  UNWIND [n IN [a, b] WHERE n IS NOT NULL] + held AS n
-  WITH DISTINCT n ORDER BY n.id
+  UNWIND [n IN [a, b] WHERE n IS NOT NULL | n.id] + held AS i
+  WITH DISTINCT i ORDER BY i
+  MATCH (n:Session {id: i})
   SET n._lock = true
   REMOVE n._lock
 }
@@ -66,8 +70,9 @@ OPTIONAL CALL (a, b, side, risky, seniorReaches, reverse) {
 }
 WITH a, b, both, side, held, risky, seniorReaches, reverse, coalesce(downAgain, upAgain, []) AS again
 WITH a, b, both, held, seniorReaches, reverse,
-     side = 'found' OR (side = 'up' AND b IN again) OR (side IN ['down', 'down_all'] AND a IN again) AS juniorReaches,
-     NOT risky OR seniorReaches OR reverse OR side = 'found' OR (side <> 'none' AND size(COLLECT { UNWIND held + again AS n RETURN DISTINCT n }) = size(held)) AS stable
+     risky AND (side = 'found' OR (side = 'up' AND b IN again) OR (side IN ['down', 'down_all'] AND a IN again)) AS juniorReaches,
+     NOT risky OR seniorReaches OR reverse OR side = 'found'
+       OR (side <> 'none' AND size(COLLECT { UNWIND held + [n IN again | n.id] AS i RETURN DISTINCT i }) = size(held)) AS stable
 OPTIONAL CALL (a, b, both, seniorReaches, reverse, juniorReaches, stable) {
   WITH a, b WHERE $uncle AND both AND stable AND NOT seniorReaches AND NOT reverse AND NOT juniorReaches
   MERGE (a)-[e:UNCLE_OF]->(b)

@@ -1,12 +1,14 @@
 // LinkSpawnParent: make the SPAWNED edge of a session match its lineage parent (the
 // parent_session_id property, else router_session_id): remove a stale edge, add the right one.
-// Params: $id. Returns: one row {parent_id: the linked parent's id or null}.
+// A new edge only with $link: the caller locked the parent, as every lineage edge writer locks
+// both ends (see guard_lineage_edge), so a parent created since it looked gets no edge.
+// Params: $id, $link (bool). Returns: one row {parent_id: the linked parent's id or null}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH (old:Session)-[e:SPAWNED]->(s)
 WHERE old.id <> coalesce(s.parent_session_id, s.router_session_id, -1)
 DELETE e
 WITH DISTINCT s
 OPTIONAL MATCH (p:Session {id: coalesce(s.parent_session_id, s.router_session_id, -1)})
-WHERE p <> s
+WHERE p <> s AND $link
 FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | MERGE (p)-[:SPAWNED]->(s))
 RETURN p.id AS parent_id
