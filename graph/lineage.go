@@ -99,6 +99,10 @@ type edgeGuard struct {
 // that the first read of a very wide side stops early.
 const certificateCap = 1000
 
+// certificateSmall is the size of the junior's side below which guard_lineage_edge takes it
+// without reading the senior's: locking a few more sessions costs less than a second read.
+const certificateSmall = 64
+
 // guardEdge locks the ends of the new lineage edge senior → junior and decides it exactly until
 // the transaction commits (guard_lineage_edge.cypher says why); with uncle, it writes the uncle
 // edge when that is safe. It runs the statement again only when another writer changed the side
@@ -108,7 +112,7 @@ const certificateCap = 1000
 func guardEdge(tx txn, senior, junior int64, source string, uncle bool, now func() time.Time) (edgeGuard, error) {
 	for {
 		rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{
-			"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": now().UTC(), "cap": certificateCap})
+			"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": now().UTC(), "cap": certificateCap, "small": certificateSmall})
 		if err != nil {
 			return edgeGuard{}, fmt.Errorf("guard lineage edge %d→%d: %w", senior, junior, err)
 		}

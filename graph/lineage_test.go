@@ -237,43 +237,53 @@ func TestManyMixedLineageWritersLeaveItAcyclic(t *testing.T) {
 	}
 }
 
-// Both sides of the new edge are wide (the senior has 1,100 seniors, the junior 1,100 juniors):
-// the answer is as exact as on a small graph — a cycle through the far end of both sides is found.
-func TestTheCycleCheckIsExactWhenBothSidesAreWide(t *testing.T) {
+// The new edge A → J, with A's seniors and J's juniors wide or narrow: whichever side the guard
+// locks, including the whole junior side when both are past what it reads first (1,000), the
+// answer is as exact as on a small graph — a cycle through the far end of both sides is found.
+func TestTheCycleCheckIsExactWhateverTheWidthOfEachSide(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
-	const wide = 1100 // both sides larger than the certificate reads before it locks the whole junior side
-	build := func(link [2]string) map[string]int64 {
+	build := func(seniors, juniors int, link bool) map[string]int64 {
 		names := []string{"A", "J"}
 		var edges [][2]string
-		for i := range wide {
-			up, down := fmt.Sprint("U", i), fmt.Sprint("D", i)
-			names = append(names, up, down)
-			edges = append(edges, [2]string{up, "A"}, [2]string{"J", down})
+		for i := range seniors {
+			names = append(names, fmt.Sprint("U", i))
+			edges = append(edges, [2]string{fmt.Sprint("U", i), "A"})
 		}
-		if link != [2]string{} {
-			edges = append(edges, link)
+		for i := range juniors {
+			names = append(names, fmt.Sprint("D", i))
+			edges = append(edges, [2]string{"J", fmt.Sprint("D", i)})
+		}
+		if link { // from the last junior below J to the last senior above A
+			edges = append(edges, [2]string{fmt.Sprint("D", juniors-1), fmt.Sprint("U", seniors-1)})
 		}
 		return importLineage(t, store, names, edges)
 	}
-	tests := []struct {
-		name string
-		link [2]string // an extra edge, from below J to above A
-		want graph.UncleResult
-	}{
-		{name: "no path from the junior to the senior: created", want: graph.UncleCreated},
-		{name: "the last junior links to the last senior: refused", link: [2]string{fmt.Sprint("D", wide-1), fmt.Sprint("U", wide-1)}, want: graph.UncleCycle},
+	type widths struct {
+		name             string
+		seniors, juniors int
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ids := build(tt.link)
-			got, err := store.RecordUncleEdge(ctx, ids["A"], ids["J"], "test")
-			if err != nil {
-				t.Fatal(err)
+	for _, w := range []widths{
+		{name: "both sides wide", seniors: 1100, juniors: 1100},
+		{name: "the junior's side wide", seniors: 3, juniors: 1100},
+		{name: "the senior's side wide", seniors: 1100, juniors: 3},
+		{name: "both sides narrow", seniors: 3, juniors: 3},
+	} {
+		for _, link := range []bool{false, true} {
+			want, path := graph.UncleCreated, "no path back"
+			if link {
+				want, path = graph.UncleCycle, "a path back"
 			}
-			if got != tt.want {
-				t.Fatalf("A→J: %s, want %s", got, tt.want)
-			}
-		})
+			t.Run(fmt.Sprintf("%s, %s: %s", w.name, path, want), func(t *testing.T) {
+				ids := build(w.seniors, w.juniors, link)
+				got, err := store.RecordUncleEdge(ctx, ids["A"], ids["J"], "test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Fatalf("A→J: %s, want %s", got, want)
+				}
+			})
+		}
 	}
 }

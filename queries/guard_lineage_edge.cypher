@@ -17,11 +17,11 @@
 //     more, a writer committed in between: stable is false and the caller runs the statement
 //     again, holding the locks it has. A path seen is a path committed, so finding one needs no
 //     lock; it counts only if the edge is still risky once the ends are locked.
-// Both sides are read up to $cap + 1 sessions; when neither completes, the junior's whole side
-// is locked (no budget after which the answer lapses). The side is locked by id, so a session
+// Both sides are read up to $cap + 1 sessions (the senior's only when the junior's has more than
+// $small, which most edges' do not); when neither completes, the junior's whole side is locked (no budget after which the answer lapses). The side is locked by id, so a session
 // deleted since it was read is skipped (a deletion takes edges away; it cannot close a cycle). "Already senior" is an exact
 // bidirectional breadth-first search (shortestPath).
-// Params: $senior, $junior, $uncle (bool), $source, $at, $cap. The caller handles $senior = $junior.
+// Params: $senior, $junior, $uncle (bool), $source, $at, $cap, $small. The caller handles $senior = $junior.
 // Returns: one row {senior_exists, junior_exists, senior_reaches, direct_reverse, junior_reaches,
 // stable, locked (sessions locked besides the ends), created}.
 OPTIONAL MATCH (a:Session {id: $senior})
@@ -29,12 +29,16 @@ OPTIONAL MATCH (b:Session {id: $junior})
 WITH a, b, a IS NOT NULL AND b IS NOT NULL AS both
 OPTIONAL CALL (a, b, both) {
   WITH a, b WHERE both AND EXISTS { (b)-[:SPAWNED|UNCLE_OF]->(:Session) } AND EXISTS { (:Session)-[:SPAWNED|UNCLE_OF]->(a) }
-  WITH a, b,
-       COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x LIMIT $cap + 1 } AS down,
-       COLLECT { MATCH (y:Session)-[:SPAWNED|UNCLE_OF*0..]->(a) RETURN DISTINCT y LIMIT $cap + 1 } AS up
+  WITH a, b, COLLECT { MATCH (b)-[:SPAWNED|UNCLE_OF*0..]->(x:Session) RETURN DISTINCT x LIMIT $cap + 1 } AS down
+  // A small junior side is taken without reading the senior's.
+  OPTIONAL CALL (a, down) {
+    WITH a WHERE size(down) > $small
+    RETURN COLLECT { MATCH (y:Session)-[:SPAWNED|UNCLE_OF*0..]->(a) RETURN DISTINCT y LIMIT $cap + 1 } AS upRead
+  }
+  WITH a, b, down, coalesce(upRead, []) AS up, upRead IS NULL AS upSkipped
   WITH a, b, down, up, CASE
          WHEN a IN down OR b IN up THEN 'found'
-         WHEN size(down) <= $cap AND (size(up) > $cap OR size(down) <= size(up)) THEN 'down'
+         WHEN size(down) <= $cap AND (upSkipped OR size(up) > $cap OR size(down) <= size(up)) THEN 'down'
          WHEN size(up) <= $cap THEN 'up'
          ELSE 'down_all'
        END AS side
