@@ -8,7 +8,7 @@
 //   - no lock beyond the ends when the junior has no junior or the senior no senior (read after
 //     the ends are locked, nobody can add one before this transaction commits);
 //   - else every session the junior reaches (closed under outgoing edges) or every session that
-//     reaches the senior (closed under incoming edges), whichever is smaller: read, then locked
+//     reaches the senior (closed under incoming edges), the smaller (see below): read, then locked
 //     together with the ends in id order (so two first passes seldom wait on each other in a
 //     circle; when guards do, Neo4j detects the deadlock and the transaction is retried whole),
 //     then read again. If the second read finds the same side, no other writer can add an edge
