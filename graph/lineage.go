@@ -38,7 +38,7 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 		return UncleSelf, nil
 	}
 	res, err := write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
-		g, err := guardEdge(tx, senior, junior, source, true, s.now)
+		g, err := guardEdge(tx, senior, junior, source, true)
 		switch {
 		case err != nil:
 			return "", err
@@ -49,7 +49,7 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 		case g.seniorReaches:
 			return UncleAlready, nil
 		case g.reverse:
-			return invert(tx, senior, junior, source, s.now)
+			return invert(tx, senior, junior, source)
 		case g.juniorReaches:
 			return UncleCycle, nil
 		case !g.created:
@@ -72,12 +72,12 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 // reaches senior by a longer path once the direct edge is gone: then the whole transaction is
 // rolled back (errInversionRefused), because the reverse edge would close a cycle. The replaced
 // edge is retired, not deleted, so the lineage before the inversion can still be read.
-func invert(tx txn, senior, junior int64, source string, now func() time.Time) (UncleResult, error) {
+func invert(tx txn, senior, junior int64, source string) (UncleResult, error) {
 	by := fmt.Sprintf("inversion: #%d queued or interrupted #%d", senior, junior)
-	if _, err := retireUncle(tx, junior, senior, now().UTC(), by, source); err != nil {
+	if _, err := retireUncle(tx, junior, senior, tx.s.now().UTC(), by, source); err != nil {
 		return "", err
 	}
-	g, err := guardEdge(tx, senior, junior, source, true, now)
+	g, err := guardEdge(tx, senior, junior, source, true)
 	switch {
 	case err != nil:
 		return "", err
@@ -109,10 +109,10 @@ const certificateSmall = 64
 // between the statement's read and its locks; the locks taken stay held, and a pass can be
 // unstable only when some other writer committed meanwhile, so there is no budget after which the
 // answer lapses.
-func guardEdge(tx txn, senior, junior int64, source string, uncle bool, now func() time.Time) (edgeGuard, error) {
+func guardEdge(tx txn, senior, junior int64, source string, uncle bool) (edgeGuard, error) {
 	for {
 		rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{
-			"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": now().UTC(), "cap": certificateCap, "small": certificateSmall})
+			"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": tx.s.now().UTC(), "cap": certificateCap, "small": certificateSmall})
 		if err != nil {
 			return edgeGuard{}, fmt.Errorf("guard lineage edge %d→%d: %w", senior, junior, err)
 		}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -150,7 +149,7 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 	}
 	// The guard locks both ends and decides exactly. A parent that does not exist gets no edge,
 	// even if it is created before this transaction ends: the guard never locked it.
-	g, err := guardEdge(tx, newParent, after.ID, "", false, time.Now)
+	g, err := guardEdge(tx, newParent, after.ID, "", false)
 	if err != nil {
 		return err
 	}

@@ -66,46 +66,39 @@ func (h *Handler) renderSession(ctx context.Context, s *session.Session) session
 
 // renderSessions renders sessions with their categories, reading the (short) category list once.
 func (h *Handler) renderSessions(ctx context.Context, list []*session.Session) []sessionJSON {
+	var byID map[int64]session.Category
+	if slices.ContainsFunc(list, func(s *session.Session) bool { return s.CategoryID != nil }) {
+		cats, err := h.ops.Categories(ctx)
+		if err != nil {
+			// The sessions themselves were read; a missing category label is not worth failing them.
+			h.log.Warn("read categories for sessions' category", "err", err)
+		}
+		byID = make(map[int64]session.Category, len(cats))
+		for _, c := range cats {
+			byID[c.ID] = c
+		}
+	}
 	out := make([]sessionJSON, 0, len(list))
 	for _, s := range list {
-		out = append(out, sessionFields(s))
-	}
-	if !slices.ContainsFunc(list, func(s *session.Session) bool { return s.CategoryID != nil }) {
-		return out
-	}
-	cats, err := h.ops.Categories(ctx)
-	if err != nil {
-		// The session itself was read; a missing category label is not worth failing it.
-		h.log.Warn("read categories for sessions' category", "err", err)
-		return out
-	}
-	byID := map[int64]session.Category{}
-	for _, c := range cats {
-		byID[c.ID] = c
-	}
-	for i, s := range list {
-		if s.CategoryID == nil {
-			continue
+		var c *session.Category
+		if s.CategoryID != nil {
+			if cat, ok := byID[*s.CategoryID]; ok {
+				c = &cat
+			}
 		}
-		if c, ok := byID[*s.CategoryID]; ok {
-			out[i].Category = categoryRef(c)
-		}
+		out = append(out, renderSessionIn(s, c))
 	}
 	return out
 }
 
-// renderSessionIn renders a session whose category was read with it (nil: none, or gone), so
-// the category list is not read again.
+// renderSessionIn renders a session with its category as read (nil: none, or gone); a session
+// read with its category needs no category list.
 func renderSessionIn(s *session.Session, c *session.Category) sessionJSON {
 	out := sessionFields(s)
 	if c != nil {
-		out.Category = categoryRef(*c)
+		out.Category = categoryRefJSON{ID: c.ID, Name: c.Name, Position: c.Position, IsFrozen: c.IsFrozen}
 	}
 	return out
-}
-
-func categoryRef(c session.Category) categoryRefJSON {
-	return categoryRefJSON{ID: c.ID, Name: c.Name, Position: c.Position, IsFrozen: c.IsFrozen}
 }
 
 // categoryRefJSON is a session's `category`.
