@@ -1,9 +1,11 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -55,27 +57,78 @@ type CostScope struct {
 	Descendants    bool
 }
 
-// SpendRows reads a report's scope from the spend summaries in one statement: a row per
-// session, agent root, model and day.
-func (s *Store) SpendRows(ctx context.Context, sc CostScope) ([]CostRow, error) {
-	out, err := read(ctx, s, "spend_rows", func(tx txn) ([]CostRow, error) {
-		rec, err := tx.single("spend_rows", queries.SpendRows, map[string]any{
-			"from_day": neo4j.DateOf(sc.FromDay.UTC()), "to_day": neo4j.DateOf(sc.ToDay.UTC()), "session_id": sc.SessionID,
+// overSessions says the scope is a set of sessions (read from their cost summaries) rather
+// than rows recorded under an agent root or the fleet's (read from the SpendDay index).
+func (sc CostScope) overSessions() bool {
+	return sc.SessionID != 0 || (sc.AgentRoot != "" && sc.Descendants)
+}
+
+// Spend is a report's scope as the summaries hold it: a row per session, agent root, model and
+// day; and, for a scope of sessions, the injected prompt blocks summed per block and model
+// (by block, then model).
+type Spend struct {
+	Rows     []CostRow
+	Injected []InjectedBlockRow
+}
+
+// Spend reads a report's scope in one statement: a scope of sessions from their cost
+// summaries, an agent root or the fleet from the SpendDay rows.
+func (s *Store) Spend(ctx context.Context, sc CostScope) (Spend, error) {
+	from, to := dayNumber(sc.FromDay), dayNumber(sc.ToDay)
+	out, err := read(ctx, s, "spend", func(tx txn) (Spend, error) {
+		if !sc.overSessions() {
+			rec, err := tx.single("spend_rows", queries.SpendRows, map[string]any{
+				"from_day": neo4j.DateOf(sc.FromDay.UTC()), "to_day": neo4j.DateOf(sc.ToDay.UTC()), "agent_root": sc.AgentRoot})
+			if err != nil {
+				return Spend{}, err
+			}
+			rows, _ := rec.Get("rows")
+			r, err := spendRows(list(rows))
+			return Spend{Rows: r, Injected: []InjectedBlockRow{}}, err
+		}
+		rec, err := tx.single("cost_summaries", queries.CostSummaries, map[string]any{"session_id": sc.SessionID,
 			"agent_root": sc.AgentRoot, "descendants": sc.Descendants})
 		if err != nil {
-			return nil, err
+			return Spend{}, err
 		}
-		rows, _ := rec.Get("rows")
-		return spendRows(list(rows))
+		spend, _ := rec.Get("spend")
+		injected, _ := rec.Get("injected")
+		return unpackSummaries(list(spend), list(injected), from, to)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("spend rows: %w", err)
+		return Spend{}, fmt.Errorf("spend: %w", err)
 	}
 	return out, nil
 }
 
-// spendRows decodes summaries as the statement packs them: [session_id, agent_root, model,
-// day, n], n as SummarizeSpend packs it.
+// unpackSummaries unpacks the sessions' summaries over days [from, to).
+func unpackSummaries(spend, injected []any, from, to int64) (Spend, error) {
+	out := Spend{Rows: make([]CostRow, 0, 2*len(spend))}
+	names := map[string]string{}
+	var err error
+	for _, b := range spend {
+		if out.Rows, err = unpackSpend(out.Rows, asBytes(b), from, to, names); err != nil {
+			return Spend{}, err
+		}
+	}
+	sums := map[injectedKey]*InjectedBlockRow{}
+	for _, b := range injected {
+		if err := unpackInjected(sums, asBytes(b), from, to, names); err != nil {
+			return Spend{}, err
+		}
+	}
+	out.Injected = make([]InjectedBlockRow, 0, len(sums))
+	for _, row := range sums {
+		out.Injected = append(out.Injected, *row)
+	}
+	slices.SortFunc(out.Injected, func(a, b InjectedBlockRow) int {
+		return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.Model, b.Model))
+	})
+	return out, nil
+}
+
+// spendRows decodes summaries as spend_rows packs them: [session_id, agent_root, model, day,
+// n], n as SummarizeSpend packs it.
 func spendRows(raws []any) ([]CostRow, error) {
 	rows := make([]CostRow, 0, len(raws))
 	for _, raw := range raws {

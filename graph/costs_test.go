@@ -24,6 +24,7 @@ type costFleet struct {
 	root     map[int64]string
 	spend    map[int64]session.TokenCounts
 	calls    map[int64]int64
+	injected map[int64]int64 // injected tokens
 	tops     []int64
 }
 
@@ -38,13 +39,13 @@ func (f *costFleet) subtree(id int64, into map[int64]bool) {
 	}
 }
 
-func (f *costFleet) sum(ids map[int64]bool) (session.TokenCounts, int64) {
+func (f *costFleet) sum(ids map[int64]bool) (session.TokenCounts, int64, int64) {
 	var t session.TokenCounts
-	var calls int64
+	var calls, injected int64
 	for id := range ids {
-		t, calls = t.Add(f.spend[id]), calls+f.calls[id]
+		t, calls, injected = t.Add(f.spend[id]), calls+f.calls[id], injected+f.injected[id]
 	}
-	return t, calls
+	return t, calls, injected
 }
 
 func foldRows(rows []graph.CostRow) (session.TokenCounts, int64) {
@@ -66,7 +67,8 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 	base := -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
 	roots := []string{graphtest.Unique(t, "router"), graphtest.Unique(t, "worker")}
 	r := rand.New(rand.NewPCG(15, 4))
-	f := &costFleet{children: map[int64][]int64{}, root: map[int64]string{}, spend: map[int64]session.TokenCounts{}, calls: map[int64]int64{}}
+	f := &costFleet{children: map[int64][]int64{}, root: map[int64]string{}, spend: map[int64]session.TokenCounts{}, calls: map[int64]int64{},
+		injected: map[int64]int64{}}
 	var sessions []graph.ImportSession
 	var spawns, uncles []graph.ImportEdge
 	next := base
@@ -102,6 +104,13 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 	at := time.Now().UTC().Add(-time.Hour)
 	for _, s := range sessions {
 		f.root[s.ID] = s.AgentRoot
+		if r.IntN(3) == 0 { // some sessions had Zimmer's blocks injected, spending or not
+			tokens := 1 + r.Int64N(400)
+			if err := store.RecordInjectedBlocks(ctx, s.ID, "claude-opus-4-5", at, []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 4 * tokens, Tokens: tokens}}); err != nil {
+				t.Fatal(err)
+			}
+			f.injected[s.ID] = tokens
+		}
 		if r.IntN(5) == 0 {
 			continue // some sessions spent nothing
 		}
@@ -121,13 +130,21 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 	check := func(what string, sc graph.CostScope, want map[int64]bool) {
 		t.Helper()
 		sc.FromDay, sc.ToDay = day, day.AddDate(0, 0, 1)
-		rows, err := store.SpendRows(ctx, sc)
+		spend, err := store.Spend(ctx, sc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantT, wantCalls := f.sum(want)
+		rows := spend.Rows
+		wantT, wantCalls, wantInjected := f.sum(want)
 		if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
 			t.Errorf("%s: %+v in %d calls, want %+v in %d calls over %d sessions", what, gotT, gotCalls, wantT, wantCalls, len(want))
+		}
+		var gotInjected int64
+		for _, b := range spend.Injected {
+			gotInjected += b.Tokens
+		}
+		if gotInjected != wantInjected {
+			t.Errorf("%s: %d injected tokens, want %d", what, gotInjected, wantInjected)
 		}
 		// Each row is one session's own, and a session of the scope.
 		perSession := map[int64][]graph.CostRow{}
@@ -202,21 +219,23 @@ func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
 		{"one agent root and its descendants", 0, root, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.SpendRows, map[string]any{
-				"from_day": neo4j.DateOf(day), "to_day": neo4j.DateOf(day.AddDate(0, 0, 1)), "session_id": tc.sessionID, "agent_root": tc.agentRoot,
-				"descendants": tc.descendants}, neo4j.EagerResultTransformer)
+			sc := graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: tc.sessionID, AgentRoot: tc.agentRoot, Descendants: tc.descendants}
+			got, err := store.Spend(ctx, sc)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var calls int64
-			for _, rec := range res.Records {
-				rows, _ := rec.Get("rows")
-				for _, row := range rows.([]any) {
-					calls += row.([]any)[4].([]any)[0].(int64)
-				}
-			}
-			if calls != own {
+			if _, calls := foldRows(got.Rows); calls != own {
 				t.Fatalf("the report counted %d calls, want %d", calls, own)
+			}
+			// A scope of sessions reads their cost summaries; an agent root alone, its rows.
+			stmt, params := queries.CostSummaries, map[string]any{"session_id": tc.sessionID, "agent_root": tc.agentRoot, "descendants": tc.descendants}
+			if tc.sessionID == 0 && !tc.descendants {
+				stmt, params = queries.SpendRows, map[string]any{"from_day": neo4j.DateOf(day), "to_day": neo4j.DateOf(day.AddDate(0, 0, 1)),
+					"agent_root": tc.agentRoot}
+			}
+			res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+stmt, params, neo4j.EagerResultTransformer)
+			if err != nil {
+				t.Fatal(err)
 			}
 			if read := readOffScope(res.Summary.Profile()); read > 0 {
 				t.Fatalf("the branches for other scopes read %d rows; the plan:\n%s", read, planText(res.Summary.Profile(), ""))
@@ -281,8 +300,9 @@ func planText(p neo4j.ProfiledPlan, indent string) string {
 	return out
 }
 
-// TestDeletingASessionDeletesItsInjectedBlockTally: the tally is reached only through its
-// session, so deleting the session must take it along rather than leave it unreachable.
+// TestDeletingASessionDeletesItsInjectedBlockTally: the tally and the cost summary are reached
+// only through their session, so deleting the session must take them along rather than leave
+// them unreachable.
 func TestDeletingASessionDeletesItsInjectedBlockTally(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
@@ -299,7 +319,8 @@ func TestDeletingASessionDeletesItsInjectedBlockTally(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer driver.Close(ctx)
-		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (f:InjectedBlock {session_id: $id}) RETURN count(f) AS n",
+		res, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (f:InjectedBlock {session_id: $id}) WITH count(f) AS tallies
+			OPTIONAL MATCH (c:CostSummary {session_id: $id}) WITH tallies, count(c) AS summaries RETURN tallies + summaries AS n`,
 			map[string]any{"id": s.ID}, neo4j.EagerResultTransformer)
 		if err != nil {
 			t.Fatal(err)
@@ -307,13 +328,13 @@ func TestDeletingASessionDeletesItsInjectedBlockTally(t *testing.T) {
 		n, _ := res.Records[0].Get("n")
 		return n.(int64)
 	}
-	if n := tallies(); n != 1 {
-		t.Fatalf("recorded %d tallies, want 1", n)
+	if n := tallies(); n != 2 {
+		t.Fatalf("recorded %d tallies and summaries, want one of each", n)
 	}
 	if _, err := store.DeleteSession(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
 	if n := tallies(); n != 0 {
-		t.Fatalf("%d tallies outlived their session", n)
+		t.Fatalf("%d tallies and summaries outlived their session", n)
 	}
 }

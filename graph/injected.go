@@ -35,7 +35,10 @@ func (s *Store) RecordInjectedBlocks(ctx context.Context, sessionID int64, model
 			return 0, err
 		}
 		n, _, err := neo4j.GetRecordValue[int64](rec, "recorded")
-		return n, err
+		if err != nil || n == 0 {
+			return n, err
+		}
+		return n, tx.rebuildCostSummaries([]any{sessionID}, false, true)
 	})
 	if err != nil {
 		return fmt.Errorf("record the injected blocks of session %d: %w", sessionID, err)
@@ -47,27 +50,4 @@ func (s *Store) RecordInjectedBlocks(ctx context.Context, sessionID int64, model
 type InjectedBlockRow struct {
 	Block, Model               string
 	Occurrences, Bytes, Tokens int64
-}
-
-// InjectedBlockRows sums a session's injected blocks over [from, to); with descendants, its
-// whole spawn hierarchy's.
-func (s *Store) InjectedBlockRows(ctx context.Context, sessionID int64, descendants bool, from, to time.Time) ([]InjectedBlockRow, error) {
-	out, err := read(ctx, s, "injected_block_rows", func(tx txn) ([]InjectedBlockRow, error) {
-		recs, err := tx.collect("injected_block_rows", queries.InjectedBlockRows, map[string]any{"session_id": sessionID,
-			"descendants": descendants, "from": from.UTC(), "to": to.UTC()})
-		if err != nil {
-			return nil, err
-		}
-		rows := make([]InjectedBlockRow, len(recs))
-		for i, rec := range recs {
-			m := rec.AsMap()
-			rows[i] = InjectedBlockRow{Block: asString(m["block"]), Model: asString(m["model"]), Occurrences: asInt(m["occurrences"]),
-				Bytes: asInt(m["bytes"]), Tokens: asInt(m["tokens"])}
-		}
-		return rows, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("injected blocks of session %d: %w", sessionID, err)
-	}
-	return out, nil
 }

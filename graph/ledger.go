@@ -52,14 +52,17 @@ func (s *Store) RecordTokenUsage(ctx context.Context, sessionID int64, rows []se
 	return int(n), nil
 }
 
-// summarizeSpend re-sums the sessions' ledger rows on spans into their spend summaries, in the
-// caller's transaction: the summaries commit with the rows they sum.
+// summarizeSpend re-sums the sessions' ledger rows on spans into their spend summaries and
+// repacks their cost summaries, in the caller's transaction: the summaries commit with the rows
+// they sum. summarize_spend takes each session's lock before reading its ledger.
 func (t txn) summarizeSpend(sessionIDs []any, spans []any, at time.Time) error {
 	if len(sessionIDs) == 0 || len(spans) == 0 {
 		return nil
 	}
-	_, err := t.single("summarize_spend", queries.SummarizeSpend, map[string]any{"session_ids": sessionIDs, "spans": spans, "at": at})
-	return err
+	if _, err := t.single("summarize_spend", queries.SummarizeSpend, map[string]any{"session_ids": sessionIDs, "spans": spans, "at": at}); err != nil {
+		return err
+	}
+	return t.rebuildCostSummaries(sessionIDs, true, false)
 }
 
 // daySpans turns days (dates, repeats allowed) into one [day, next day) span each.
@@ -80,38 +83,55 @@ func daySpans(days []any) []any {
 // everyDay spans every day a ledger row can fall on.
 var everyDay = []any{[]any{neo4j.DateOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)), neo4j.DateOf(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC))}}
 
-// summarizeLedger builds the spend summaries of a ledger written before they existed, a batch
-// of sessions per transaction, saying how far it got every few thousand sessions; a migration
-// step that runs once and, if interrupted, starts over on the next start.
+// summarizeLedger builds the spend summaries of a ledger written before they existed; a
+// migration step that runs once and, if interrupted, starts over on the next start.
 func (s *Store) summarizeLedger(ctx context.Context) error {
+	return s.migrateSessions(ctx, "summarize_ledger", queries.UnsummarizedSessions, "Summarizing the token ledger by day for the cost reports",
+		func(tx txn, ids []any, at time.Time) error { return tx.summarizeSpend(ids, everyDay, at) })
+}
+
+// packCostSummaries packs the cost summaries of sessions recorded before summaries existed; a
+// migration step like summarizeLedger, after it.
+func (s *Store) packCostSummaries(ctx context.Context) error {
+	return s.migrateSessions(ctx, "pack_cost_summaries", queries.UncostedSessions, "Packing each session's cost summary for the cost reports",
+		func(tx txn, ids []any, _ time.Time) error { return tx.rebuildCostSummaries(ids, true, true) })
+}
+
+// migrateSessions runs a once-only migration over sessions, a batch per transaction: page
+// returns the next batch after $after (none when done, and marks it so), step migrates it.
+// It says how far it got every few thousand sessions.
+func (s *Store) migrateSessions(ctx context.Context, op, page, what string, step func(tx txn, ids []any, at time.Time) error) error {
 	const batch, every = 200, 5000
 	after, total := int64(math.MinInt64), 0
 	for {
-		ids, err := write(ctx, s, "summarize_ledger", func(tx txn) ([]any, error) {
+		ids, err := write(ctx, s, op, func(tx txn) ([]any, error) {
 			at := s.now().UTC()
-			rec, err := tx.single("unsummarized_sessions", queries.UnsummarizedSessions, map[string]any{"after": after, "limit": batch, "at": at})
+			rec, err := tx.single(op, page, map[string]any{"after": after, "limit": batch, "at": at})
 			if err != nil {
 				return nil, err
 			}
 			v, _ := rec.Get("ids")
 			ids := list(v)
-			return ids, tx.summarizeSpend(ids, everyDay, at)
+			if len(ids) == 0 {
+				return nil, nil
+			}
+			return ids, step(tx, ids, at)
 		})
 		if err != nil {
-			return fmt.Errorf("summarize the ledger after session %d: %w", after, err)
+			return fmt.Errorf("%s after session %d: %w", what, after, err)
 		}
 		if len(ids) == 0 {
 			if total > 0 {
-				s.log.Info("Summarized the token ledger by day for the cost reports", "sessions", total)
+				s.log.Info(what+": done", "sessions", total)
 			}
 			return nil
 		}
 		if total == 0 {
-			s.log.Info("Summarizing the token ledger by day for the cost reports (once, after an upgrade)")
+			s.log.Info(what + " (once, after an upgrade)")
 		}
 		total += len(ids)
 		if total%every < batch {
-			s.log.Info("Summarizing the token ledger", "sessions_done", total)
+			s.log.Info(what, "sessions_done", total)
 		}
 		after = asInt(ids[len(ids)-1])
 	}

@@ -178,6 +178,7 @@ func nodeSession(p map[string]any) (*session.Session, error) {
 func asString(v any) string  { s, _ := v.(string); return s }
 func asBool(v any) bool      { b, _ := v.(bool); return b }
 func asInt(v any) int64      { n, _ := v.(int64); return n }
+func asBytes(v any) []byte   { b, _ := v.([]byte); return b }
 func asTime(v any) time.Time { t, _ := v.(time.Time); return t.UTC() }
 
 func asStrings(v any) []string {

@@ -44,7 +44,11 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	if err := s.summarizeLedger(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	return len(stmts) + 4, nil
+	// Sessions that spent before each had a packed cost summary get theirs, once.
+	if err := s.packCostSummaries(ctx); err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	return len(stmts) + 5, nil
 }
 
 // lostSchemaRace reports the error a schema command gets when another process created the same

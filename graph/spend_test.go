@@ -17,11 +17,11 @@ import (
 // spentOn is a session's own spend on day as the cost reports read it: from its summaries.
 func spentOn(t *testing.T, store *graph.Store, id int64, day time.Time) (session.TokenCounts, int64) {
 	t.Helper()
-	rows, err := store.SpendRows(context.Background(), graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id})
+	spend, err := store.Spend(context.Background(), graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return foldRows(rows)
+	return foldRows(spend.Rows)
 }
 
 // ledgerOn is the same spend summed from the ledger's rows themselves.
@@ -169,7 +169,7 @@ func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
 	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "old"), "claude-opus-4-5", at, true, 700)}); err != nil {
 		t.Fatal(err)
 	}
-	// What an older Zimmer left: the row without its summary, and the migration not yet run.
+	// What an older Zimmer left: the row without its summaries, and the migration not yet run.
 	o := graphtest.Neo4jOptions()
 	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
 	if err != nil {
@@ -177,6 +177,7 @@ func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
 	}
 	defer driver.Close(ctx)
 	if _, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
+		WITH count(*) AS deleted MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c
 		WITH count(*) AS deleted MATCH (m:Migration {name: 'spend_days'}) SET m.done = false`,
 		map[string]any{"id": s.ID}, neo4j.EagerResultTransformer); err != nil {
 		t.Fatal(err)

@@ -183,7 +183,7 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 		q.AgentRoot = ""
 	}
 	w := costWindow(q, s.now())
-	rows, err := s.store.SpendRows(ctx, graph.CostScope{FromDay: w.from, ToDay: w.to, SessionID: q.SessionID, AgentRoot: q.AgentRoot,
+	spend, err := s.store.Spend(ctx, graph.CostScope{FromDay: w.from, ToDay: w.to, SessionID: q.SessionID, AgentRoot: q.AgentRoot,
 		Descendants: q.IncludeDescendants && (q.SessionID != 0 || q.AgentRoot != "")})
 	if err != nil {
 		return nil, err
@@ -192,13 +192,9 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := priceRows(rows, prices)
+	r := priceRows(spend.Rows, prices)
 	if q.SessionID != 0 {
-		blocks, err := s.store.InjectedBlockRows(ctx, q.SessionID, q.IncludeDescendants, w.from, w.to)
-		if err != nil {
-			return nil, err
-		}
-		r.priceInjected(blocks, prices)
+		r.priceInjected(spend.Injected, prices)
 	}
 	r.Window, r.AgentRoot, r.SessionID, r.IncludeDescendants, r.LedgerCoverage = w, q.AgentRoot, q.SessionID, q.IncludeDescendants, cov
 	return r, nil
@@ -261,50 +257,63 @@ func (s *Service) LedgerCoverage(ctx context.Context) (LedgerCoverage, error) {
 	return c, nil
 }
 
-// priceRows prices the grouped rows and folds them into the report's breakdowns.
+// priceRows prices the grouped rows and folds them into the report's breakdowns. A hierarchy's
+// report folds ten thousand rows, so each model's rate is found once and lines are keyed by
+// what the rows carry, their labels made once per line.
 func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{},
 		InjectedBlocks: []InjectedLine{}}
-	days, roots, models, sessions := map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}
+	days, sessions := map[time.Time]*CostLine{}, map[int64]*CostLine{}
+	roots, models := map[string]*CostLine{}, map[string]*CostLine{}
 	unpriced := map[string]bool{}
-	add := func(into map[string]*CostLine, key string, c pricing.Cost, row graph.CostRow) *CostLine {
-		l := into[key]
-		if l == nil {
-			l = &CostLine{Key: key}
-			into[key] = l
-		}
-		l.Cost = l.Cost.Add(c)
-		l.ListPrice, l.Calls, l.Tokens = l.Cost.Total, l.Calls+row.Calls, l.Tokens+row.Tokens()
-		return l
-	}
+	price := prices.Memo()
 	for _, row := range rows {
-		c, priced := prices.Price(row.Model, row.TokenCounts)
+		c, priced := price(row.Model, row.TokenCounts)
+		model := cmp.Or(row.Model, "(unnamed model)")
 		if !priced {
-			unpriced[cmp.Or(row.Model, "(unnamed model)")] = true
+			unpriced[model] = true
 		}
 		r.CostBreakdown = r.CostBreakdown.Add(c)
 		r.TokenBreakdown = r.TokenBreakdown.Add(row.TokenCounts)
 		r.Totals.Calls += row.Calls
-		add(days, row.Day.Format(time.DateOnly), c, row)
-		add(roots, cmp.Or(row.AgentRoot, "(no agent root)"), c, row)
-		add(models, cmp.Or(row.Model, "(unnamed model)"), c, row)
+		lineOf(days, row.Day, func() CostLine { return CostLine{Key: row.Day.Format(time.DateOnly)} }).add(c, row)
+		root := cmp.Or(row.AgentRoot, "(no agent root)")
+		lineOf(roots, root, func() CostLine { return CostLine{Key: root} }).add(c, row)
+		lineOf(models, model, func() CostLine { return CostLine{Key: model} }).add(c, row)
 		if row.SessionID != 0 {
-			add(sessions, fmt.Sprintf("#%d", row.SessionID), c, row).SessionID = row.SessionID
+			lineOf(sessions, row.SessionID, func() CostLine {
+				return CostLine{Key: "#" + strconv.FormatInt(row.SessionID, 10), SessionID: row.SessionID}
+			}).add(c, row)
 		}
 	}
 	r.Totals.ListPrice, r.Totals.Tokens, r.Totals.Sessions = r.CostBreakdown.Total, r.TokenBreakdown.Tokens(), len(sessions)
-	r.ByDay = sortedLines(days, func(a, b CostLine) int { return cmp.Compare(a.Key, b.Key) })
-	byCost := func(a, b CostLine) int {
+	r.ByDay = sortedLines(days, func(a, b *CostLine) int { return cmp.Compare(a.Key, b.Key) }, len(days))
+	byCost := func(a, b *CostLine) int {
 		return cmp.Or(cmp.Compare(b.ListPrice, a.ListPrice), cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Key, b.Key))
 	}
-	r.ByAgentRoot, r.ByModel = sortedLines(roots, byCost), sortedLines(models, byCost)
-	r.TopSessions = sortedLines(sessions, byCost)
-	r.TopSessions = r.TopSessions[:min(len(r.TopSessions), topCostSessions)]
+	r.ByAgentRoot, r.ByModel = sortedLines(roots, byCost, len(roots)), sortedLines(models, byCost, len(models))
+	r.TopSessions = sortedLines(sessions, byCost, topCostSessions)
 	for m := range unpriced {
 		r.UnpricedModels = append(r.UnpricedModels, m)
 	}
 	slices.Sort(r.UnpricedModels)
 	return r
+}
+
+// lineOf is the line of key k in m, made by fresh the first time.
+func lineOf[K comparable](m map[K]*CostLine, k K, fresh func() CostLine) *CostLine {
+	l := m[k]
+	if l == nil {
+		made := fresh()
+		l = &made
+		m[k] = l
+	}
+	return l
+}
+
+func (l *CostLine) add(c pricing.Cost, row graph.CostRow) {
+	l.Cost = l.Cost.Add(c)
+	l.ListPrice, l.Calls, l.Tokens = l.Cost.Total, l.Calls+row.Calls, l.Tokens+row.Tokens()
 }
 
 // priceInjected prices the injected blocks as input tokens, naming a model without a rate.
@@ -320,12 +329,23 @@ func (r *CostReport) priceInjected(rows []graph.InjectedBlockRow, prices *pricin
 	}
 }
 
-func sortedLines(m map[string]*CostLine, order func(a, b CostLine) int) []CostLine {
-	out := make([]CostLine, 0, len(m))
+// sortedLines is the first n of m's lines in order. Lines are ordered by pointer (a line is
+// large), and when n is fewer than all (a hierarchy's top sessions of thousands) only the
+// first n are kept in order: most lines then cost one comparison.
+func sortedLines[K comparable](m map[K]*CostLine, order func(a, b *CostLine) int, n int) []CostLine {
+	top := make([]*CostLine, 0, min(n, len(m))+1)
 	for _, l := range m {
-		out = append(out, *l)
+		if n == 0 || len(top) == n && order(l, top[n-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, l, order)
+		top = slices.Insert(top, i, l)
+		top = top[:min(len(top), n)]
 	}
-	slices.SortFunc(out, order)
+	out := make([]CostLine, len(top))
+	for i, l := range top {
+		out[i] = *l
+	}
 	return out
 }
 

@@ -174,9 +174,30 @@ func (t *Table) RatesFor(model string) (Rates, bool) {
 // searches and fetches are priced for any model. Cache-creation tokens the runtime did not
 // split into 5-minute and 1-hour writes are priced as 1-hour writes.
 func (t *Table) Price(model string, v session.TokenCounts) (c Cost, priced bool) {
+	r, priced := t.RatesFor(model)
+	return t.cost(r, priced, v), priced
+}
+
+// Memo is Price for many rows of few models (a report's): each model's family is found once.
+func (t *Table) Memo() func(model string, v session.TokenCounts) (Cost, bool) {
+	type rated struct {
+		r  Rates
+		ok bool
+	}
+	found := map[string]rated{}
+	return func(model string, v session.TokenCounts) (Cost, bool) {
+		f, seen := found[model]
+		if !seen {
+			f.r, f.ok = t.RatesFor(model)
+			found[model] = f
+		}
+		return t.cost(f.r, f.ok, v), f.ok
+	}
+}
+
+func (t *Table) cost(r Rates, priced bool, v session.TokenCounts) (c Cost) {
 	c.WebSearch = float64(v.WebSearchRequests) * t.WebSearchPerThousand / 1000
 	c.WebFetch = float64(v.WebFetchRequests) * t.WebFetchPerThousand / 1000
-	r, priced := t.RatesFor(model)
 	if priced {
 		const mtok = 1e6
 		unsplit := max(0, v.CacheCreationTokens-v.CacheCreation5mTokens-v.CacheCreation1hTokens)
@@ -186,7 +207,7 @@ func (t *Table) Price(model string, v session.TokenCounts) (c Cost, priced bool)
 		c.CacheWrite = (float64(v.CacheCreation5mTokens)*r.CacheWrite5m + float64(v.CacheCreation1hTokens+unsplit)*r.CacheWrite1h) / mtok
 	}
 	c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite + c.WebSearch + c.WebFetch
-	return c, priced
+	return c
 }
 
 // Families lists the priced families, sorted.

@@ -2,8 +2,8 @@ package queries
 
 import _ "embed"
 
-// The cost report's statements: the ledger's daily summaries (kept with every write, built once
-// for an older ledger by a migration) read for pricing, the ledger itself for the census, its
+// The cost report's statements: the ledger's daily summaries and each session's packed cost
+// summary (kept with every write, built once for an older ledger by migrations) read for pricing, the ledger itself for the census, its
 // coverage, and the sweep of every transcript into it.
 
 // CostRows groups the ledger over a window, fleet-wide.
@@ -11,7 +11,7 @@ import _ "embed"
 //go:embed cost_rows.cypher
 var CostRows string
 
-// SpendRows reads the spend summaries of a report's scope.
+// SpendRows reads the spend summaries of a fleet or agent-root report.
 //
 //go:embed spend_rows.cypher
 var SpendRows string
@@ -25,6 +25,26 @@ var SummarizeSpend string
 //
 //go:embed unsummarized_sessions.cypher
 var UnsummarizedSessions string
+
+// CostSummaries reads the packed cost summaries of a report over sessions.
+//
+//go:embed cost_summaries.cypher
+var CostSummaries string
+
+// CostSummarySources reads what sessions' cost summaries pack.
+//
+//go:embed cost_summary_sources.cypher
+var CostSummarySources string
+
+// WriteCostSummaries sets sessions' packed cost summaries.
+//
+//go:embed write_cost_summaries.cypher
+var WriteCostSummaries string
+
+// UncostedSessions pages the sessions without cost summaries for their migration.
+//
+//go:embed uncosted_sessions.cypher
+var UncostedSessions string
 
 // LedgerCoversSince reads the oldest request in the ledger.
 //

@@ -8,8 +8,3 @@ import _ "embed"
 //
 //go:embed record_injected_blocks.cypher
 var RecordInjectedBlocks string
-
-// InjectedBlockRows sums a session's (or its spawn hierarchy's) injected blocks over a window.
-//
-//go:embed injected_block_rows.cypher
-var InjectedBlockRows string

@@ -5,6 +5,11 @@
 // bytes, tokens).
 // Returns: one row {recorded} (the blocks tallied; 0 when the session is gone).
 OPTIONAL MATCH (s:Session {id: $session_id})
+// The session's lock first: its cost summary is packed from its tallies in this transaction,
+// and two turns must not each pack a summary without the other's blocks.
+SET s._lock = true
+REMOVE s._lock
+WITH s
 CALL {
   WITH s
   WITH s WHERE s IS NOT NULL

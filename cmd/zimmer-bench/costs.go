@@ -17,11 +17,15 @@ import (
 // costRowsPerSession is how many ledger rows each session under the measured router spent.
 const costRowsPerSession = 3
 
+// benchBlocks are the prompt blocks each session under the measured router had injected.
+var benchBlocks = []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 2400, Tokens: 600},
+	{Block: "human_messages", Bytes: 800, Tokens: 200}, {Block: "provenance_pointer", Bytes: 160, Tokens: 40}}
+
 // costRollup measures the hierarchy cost roll-up as get_costs with include_descendants (and
 // GET /costs?include_descendants=true) computes it: the whole report over the first wide
 // router and every session it spawned, from the session check to the priced top sessions.
-// Each of its sessions gets a few ledger rows first (once per fleet: a fleet kept between runs
-// keeps them).
+// Each of its sessions gets a few ledger rows and injected block tallies first (once per fleet:
+// a fleet kept between runs keeps them).
 func costRollup(ctx context.Context, store *graph.Store, f *fleet, samples int, out io.Writer) error {
 	router := f.wide[0]
 	last := router + int64(f.wideSize)
@@ -52,15 +56,40 @@ func costRollup(ctx context.Context, store *graph.Store, f *fleet, samples int, 
 	// The report never enqueues, so the service gets no job queue.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	q := orchestrator.CostQuery{Days: 7, SessionID: router, IncludeDescendants: true}
+	// Every session under the router also had Zimmer's blocks injected into its turns, as a
+	// working fleet's sessions have, so the roll-up sums those too.
+	if r, err := ops.Costs(ctx, q); err != nil {
+		return err
+	} else if len(r.InjectedBlocks) == 0 {
+		at := time.Now().UTC().Add(-24 * time.Hour)
+		for id := router; id <= last; id++ {
+			if err := store.RecordInjectedBlocks(ctx, id, "claude-opus-4-5", at, benchBlocks); err != nil {
+				return err
+			}
+			if (id-router)%500 == 0 {
+				progress("injected block tallies", int(id-router), f.wideSize)
+			}
+		}
+		fmt.Fprintln(os.Stderr)
+	}
 	rollup := func() error {
 		r, err := ops.Costs(ctx, q)
 		if err == nil && r.Totals.Sessions != f.wideSize+1 {
 			err = fmt.Errorf("the roll-up of #%d found %d sessions that spent, want %d", router, r.Totals.Sessions, f.wideSize+1)
 		}
+		if err == nil && len(r.InjectedBlocks) != len(benchBlocks) {
+			err = fmt.Errorf("the roll-up of #%d found %d injected blocks, want %d", router, len(r.InjectedBlocks), len(benchBlocks))
+		}
+		for _, b := range r.InjectedBlocks {
+			if err == nil && b.Occurrences != int64(f.wideSize+1) {
+				err = fmt.Errorf("the roll-up of #%d found %s sent %d times, want %d", router, b.Block, b.Occurrences, f.wideSize+1)
+			}
+		}
 		return err
 	}
 	time1(samples/4, rollup) // warm the page cache and the plan
-	report(out, fmt.Sprintf("cost roll-up (get_costs), router of %d children (%d ledger rows)", f.wideSize, (f.wideSize+1)*costRowsPerSession),
+	report(out, fmt.Sprintf("cost roll-up (get_costs), router of %d children (%d ledger rows, %d block tallies)", f.wideSize,
+		(f.wideSize+1)*costRowsPerSession, (f.wideSize+1)*len(benchBlocks)),
 		time1(samples, rollup))
 	return nil
 }

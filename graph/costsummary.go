@@ -1,0 +1,260 @@
+package graph
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/zimmerhq/zimmer/queries"
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// A session's cost summary is everything a report over sessions reads of it, packed into two
+// byte strings on one CostSummary node: its SpendDay rows and its InjectedBlock tallies, every
+// day of each. A roll-up over a 5,000-session hierarchy then reads one property per session
+// instead of two or three nodes with five properties each, and the driver decodes 5,000 byte
+// strings instead of 50,000 values: that decoding, not the walk, was most of the report's time.
+// The summaries are derived: rebuilt from the SpendDay and InjectedBlock nodes (which stay the
+// record, and serve the fleet and agent-root scopes through their indexes) in the transaction
+// that changes those, under the session's lock, never patched.
+//
+// Layout (signed varints as encoding/binary writes them; a string is its length, then bytes):
+//   spend:    version, session id, then per row: varint day (days since 1970-01-01),
+//             model, agent root, and the nine volumes of SpendDay.n as varints.
+//   injected: version, then per row: varint day, block, model, occurrences, bytes, tokens.
+
+const costSummaryVersion = 1
+
+// errCorruptSummary is what a summary that does not parse is; a store fault, never input.
+var errCorruptSummary = errors.New("corrupt cost summary")
+
+// spendDay is one SpendDay row as a summary holds it.
+type spendDay struct {
+	day         int64
+	model, root string
+	n           [9]int64
+}
+
+// injectedDay is one InjectedBlock tally as a summary holds it.
+type injectedDay struct {
+	day                        int64
+	block, model               string
+	occurrences, bytes, tokens int64
+}
+
+func packSpend(sessionID int64, rows []spendDay) []byte {
+	b := binary.AppendVarint([]byte{costSummaryVersion}, sessionID)
+	for _, r := range rows {
+		b = binary.AppendVarint(b, r.day)
+		b = appendString(appendString(b, r.model), r.root)
+		for _, v := range r.n {
+			b = binary.AppendVarint(b, v)
+		}
+	}
+	return b
+}
+
+func packInjected(rows []injectedDay) []byte {
+	b := []byte{costSummaryVersion}
+	for _, r := range rows {
+		b = binary.AppendVarint(b, r.day)
+		b = appendString(appendString(b, r.block), r.model)
+		b = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(b, r.occurrences), r.bytes), r.tokens)
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendVarint(b, int64(len(s))), s...)
+}
+
+// summaryReader reads a summary front to back; the first fault sticks, so a caller checks once.
+// Names are interned in names, shared by a report's readers: thousands of summaries repeat a
+// handful of models, roots and blocks.
+type summaryReader struct {
+	b     []byte
+	names map[string]string
+	err   error
+}
+
+func newSummaryReader(b []byte, names map[string]string) *summaryReader {
+	r := &summaryReader{b: b, names: names}
+	if len(b) == 0 || b[0] != costSummaryVersion {
+		r.err = fmt.Errorf("%w: version %v", errCorruptSummary, b[:min(len(b), 1)])
+		return r
+	}
+	r.b = b[1:]
+	return r
+}
+
+func (r *summaryReader) more() bool { return r.err == nil && len(r.b) > 0 }
+
+func (r *summaryReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = fmt.Errorf("%w: a number is cut off", errCorruptSummary)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *summaryReader) string() string {
+	n := r.varint()
+	if r.err != nil {
+		return ""
+	}
+	if n < 0 || n > int64(len(r.b)) {
+		r.err = fmt.Errorf("%w: a string of %d bytes with %d left", errCorruptSummary, n, len(r.b))
+		return ""
+	}
+	s, ok := r.names[string(r.b[:n])]
+	if !ok {
+		s = string(r.b[:n])
+		r.names[s] = s
+	}
+	r.b = r.b[n:]
+	return s
+}
+
+// unpackSpend appends the spend rows of a summary whose day is in [from, to) (days since 1970).
+func unpackSpend(out []CostRow, b []byte, from, to int64, names map[string]string) ([]CostRow, error) {
+	r := newSummaryReader(b, names)
+	id := r.varint()
+	for r.more() {
+		day, model, root := r.varint(), r.string(), r.string()
+		var n [9]int64
+		for i := range n {
+			n[i] = r.varint()
+		}
+		if r.err == nil && from <= day && day < to {
+			out = append(out, CostRow{SessionID: id, AgentRoot: root, Model: model, Day: dayTime(day), Calls: n[0],
+				TokenCounts: session.TokenCounts{InputTokens: n[1], OutputTokens: n[2], CacheReadTokens: n[3], CacheCreationTokens: n[4],
+					CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}})
+		}
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("spend of session %d: %w", id, r.err)
+	}
+	return out, nil
+}
+
+// injectedKey is what injected tallies are summed by over a report's sessions and days.
+type injectedKey struct{ block, model string }
+
+// unpackInjected adds a summary's tallies whose day is in [from, to) into sums.
+func unpackInjected(sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names map[string]string) error {
+	r := newSummaryReader(b, names)
+	for r.more() {
+		day, block, model := r.varint(), r.string(), r.string()
+		occurrences, bytes, tokens := r.varint(), r.varint(), r.varint()
+		if r.err != nil || day < from || day >= to {
+			continue
+		}
+		k := injectedKey{block, model}
+		row := sums[k]
+		if row == nil {
+			row = &InjectedBlockRow{Block: block, Model: model}
+			sums[k] = row
+		}
+		row.Occurrences, row.Bytes, row.Tokens = row.Occurrences+occurrences, row.Bytes+bytes, row.Tokens+tokens
+	}
+	if r.err != nil {
+		return fmt.Errorf("injected blocks: %w", r.err)
+	}
+	return nil
+}
+
+const secondsPerDay = 24 * 60 * 60
+
+// dayNumber is the UTC day of t as days since 1970-01-01.
+func dayNumber(t time.Time) int64 {
+	s := t.UTC().Unix()
+	if s < 0 && s%secondsPerDay != 0 {
+		return s/secondsPerDay - 1
+	}
+	return s / secondsPerDay
+}
+
+func dayTime(day int64) time.Time { return time.Unix(day*secondsPerDay, 0).UTC() }
+
+// rebuildCostSummaries packs the named sessions' summaries afresh from their SpendDay rows
+// (spend) and InjectedBlock tallies (injected), in the caller's transaction. A caller that
+// changed those rows must have taken the session's lock before its change (the statement takes
+// it otherwise): a summary then always packs what commits with it. A session that is gone gets
+// none.
+func (t txn) rebuildCostSummaries(sessionIDs []any, spend, injected bool) error {
+	if len(sessionIDs) == 0 {
+		return nil
+	}
+	recs, err := t.collect("cost_summary_sources", queries.CostSummarySources, map[string]any{"session_ids": sessionIDs, "spend": spend,
+		"injected": injected})
+	if err != nil {
+		return err
+	}
+	summaries := make([]map[string]any, 0, len(recs))
+	for _, rec := range recs {
+		m := rec.AsMap()
+		id := asInt(m["id"])
+		x := map[string]any{"id": id}
+		if spend {
+			rows, err := spendSources(list(m["spend"]))
+			if err != nil {
+				return fmt.Errorf("summarize the spend of session %d: %w", id, err)
+			}
+			x["spend"] = packSpend(id, rows)
+		}
+		if injected {
+			rows, err := injectedSources(list(m["injected"]))
+			if err != nil {
+				return fmt.Errorf("summarize the injected blocks of session %d: %w", id, err)
+			}
+			x["injected"] = packInjected(rows)
+		}
+		summaries = append(summaries, x)
+	}
+	_, err = t.collect("write_cost_summaries", queries.WriteCostSummaries, map[string]any{"summaries": summaries})
+	return err
+}
+
+// spendSources decodes SpendDay rows as cost_summary_sources returns them: [day, model,
+// agent_root, n].
+func spendSources(raws []any) ([]spendDay, error) {
+	rows := make([]spendDay, len(raws))
+	for i, raw := range raws {
+		p := list(raw)
+		if len(p) != 4 || len(list(p[3])) != len(rows[i].n) {
+			return nil, fmt.Errorf("a spend row read as %v, want [day, model, agent_root, n of 9]", raw)
+		}
+		day, ok := p[0].(neo4j.Date)
+		if !ok {
+			return nil, fmt.Errorf("a spend row read as %v, want [day, model, agent_root, n of 9]", raw)
+		}
+		rows[i] = spendDay{day: dayNumber(day.Time()), model: asString(p[1]), root: asString(p[2])}
+		for j, v := range list(p[3]) {
+			rows[i].n[j] = asInt(v)
+		}
+	}
+	return rows, nil
+}
+
+// injectedSources decodes InjectedBlock tallies as cost_summary_sources returns them: [day,
+// block, model, occurrences, bytes, tokens].
+func injectedSources(raws []any) ([]injectedDay, error) {
+	rows := make([]injectedDay, len(raws))
+	for i, raw := range raws {
+		p := list(raw)
+		if len(p) != 6 {
+			return nil, fmt.Errorf("an injected tally read as %v, want [day, block, model, occurrences, bytes, tokens]", raw)
+		}
+		rows[i] = injectedDay{day: dayNumber(asTime(p[0])), block: asString(p[1]), model: asString(p[2]), occurrences: asInt(p[3]),
+			bytes: asInt(p[4]), tokens: asInt(p[5])}
+	}
+	return rows, nil
+}

@@ -1,0 +1,135 @@
+package graph
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/zimmerhq/zimmer/session"
+)
+
+// TestACostSummaryUnpacksToWhatWasPacked: whatever the names hold (a model read from an
+// untrusted transcript may hold anything), unpacking a summary over a window gives back exactly
+// the rows of those days.
+func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
+	day := func(s string) int64 {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dayNumber(d)
+	}
+	rows := []spendDay{
+		{day: day("2026-12-01"), model: "claude-opus-4-5", root: "zimmer", n: [9]int64{3, 1200, 300, 40_000, 900, 600, 300, 1, 2}},
+		{day: day("2026-12-02"), model: "", root: "", n: [9]int64{1}},
+		{day: day("2026-12-02"), model: "evil\x00model|with\nseparators,ünïcødé", root: "root:with:colons", n: [9]int64{1, 1 << 40, -5}},
+		{day: day("1969-12-31"), model: "before-the-epoch", root: "r", n: [9]int64{2}},
+	}
+	b := packSpend(42, rows)
+	for _, tc := range []struct {
+		name     string
+		from, to int64
+		want     []int
+	}{
+		{"every day", day("1900-01-01"), day("3000-01-01"), []int{0, 1, 2, 3}},
+		{"one day", day("2026-12-02"), day("2026-12-03"), []int{1, 2}},
+		{"the window's end is exclusive", day("2026-11-01"), day("2026-12-02"), []int{0}},
+		{"a day before 1970", day("1969-12-31"), day("1970-01-01"), []int{3}},
+		{"no day", day("2027-01-01"), day("2027-02-01"), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := unpackSpend(nil, b, tc.from, tc.to, map[string]string{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []CostRow
+			for _, i := range tc.want {
+				r := rows[i]
+				want = append(want, CostRow{SessionID: 42, AgentRoot: r.root, Model: r.model, Day: dayTime(r.day), Calls: r.n[0],
+					TokenCounts: session.TokenCounts{InputTokens: r.n[1], OutputTokens: r.n[2], CacheReadTokens: r.n[3], CacheCreationTokens: r.n[4],
+						CacheCreation5mTokens: r.n[5], CacheCreation1hTokens: r.n[6], WebSearchRequests: r.n[7], WebFetchRequests: r.n[8]}})
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("unpacked\n%+v\nwant\n%+v", got, want)
+			}
+		})
+	}
+}
+
+// TestInjectedTalliesSumPerBlockAndModelOverTheWindow: two sessions' summaries unpack into one
+// sum per block and model, of the window's days only.
+func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
+	sums := map[injectedKey]*InjectedBlockRow{}
+	a := packInjected([]injectedDay{
+		{day: 100, block: "session_hierarchy", model: "m", occurrences: 2, bytes: 800, tokens: 200},
+		{day: 101, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 400, tokens: 100},
+		{day: 99, block: "session_hierarchy", model: "m", occurrences: 50, bytes: 5, tokens: 5}, // outside
+	})
+	b := packInjected([]injectedDay{
+		{day: 100, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 40, tokens: 10},
+		{day: 100, block: "human_messages", model: "m", occurrences: 3, bytes: 12, tokens: 3},
+	})
+	for _, p := range [][]byte{a, b} {
+		if err := unpackInjected(sums, p, 100, 102, map[string]string{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[injectedKey]InjectedBlockRow{
+		{"session_hierarchy", "m"}: {Block: "session_hierarchy", Model: "m", Occurrences: 4, Bytes: 1240, Tokens: 310},
+		{"human_messages", "m"}:    {Block: "human_messages", Model: "m", Occurrences: 3, Bytes: 12, Tokens: 3},
+	}
+	if len(sums) != len(want) {
+		t.Fatalf("%d sums, want %d: %v", len(sums), len(want), sums)
+	}
+	for k, w := range want {
+		if got := sums[k]; got == nil || *got != w {
+			t.Errorf("%v: %+v, want %+v", k, got, w)
+		}
+	}
+}
+
+// TestACorruptCostSummaryIsAnErrorNotAPanic: a summary cut short or of another version is
+// reported as corrupt, never read past its end.
+func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
+	whole := packSpend(7, []spendDay{{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{1, 2, 3}}})
+	injected := packInjected([]injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 1}})
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"empty", nil},
+		{"another version", append([]byte{costSummaryVersion + 1}, whole[1:]...)},
+		{"cut inside a name", whole[:6]},
+		{"cut inside the volumes", whole[:len(whole)-1]},
+		{"a name longer than what is left", append(whole[:3:3], 0x7f, 'a')},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := unpackSpend(nil, tc.b, 0, 1<<40, map[string]string{}); !errors.Is(err, errCorruptSummary) {
+				t.Errorf("spend: %v, want a corrupt summary", err)
+			}
+		})
+	}
+	if err := unpackInjected(map[injectedKey]*InjectedBlockRow{}, injected[:len(injected)-1], 0, 1<<40, map[string]string{}); !errors.Is(err, errCorruptSummary) {
+		t.Errorf("injected cut short: %v, want a corrupt summary", err)
+	}
+}
+
+// BenchmarkUnpackingAHierarchyOf5000Sessions unpacks what a roll-up over a 5,000-child router
+// reads: a summary a session, two models' spend and three injected blocks each.
+func BenchmarkUnpackingAHierarchyOf5000Sessions(b *testing.B) {
+	spend, injected := make([]any, 5001), make([]any, 5001)
+	for i := range spend {
+		spend[i] = packSpend(int64(i+1), []spendDay{
+			{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{2, 2400, 600, 80_000, 1800}},
+			{day: 20_000, model: "claude-haiku-4-5", root: "zimmer", n: [9]int64{1, 1200, 300, 40_000, 900}}})
+		injected[i] = packInjected([]injectedDay{{day: 20_000, block: "session_hierarchy", model: "claude-opus-4-5", occurrences: 1, bytes: 2400, tokens: 600},
+			{day: 20_000, block: "human_messages", model: "claude-opus-4-5", occurrences: 1, bytes: 800, tokens: 200},
+			{day: 20_000, block: "provenance_pointer", model: "claude-opus-4-5", occurrences: 1, bytes: 160, tokens: 40}})
+	}
+	for b.Loop() {
+		if _, err := unpackSummaries(spend, injected, 19_990, 20_010); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
