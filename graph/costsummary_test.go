@@ -11,6 +11,7 @@ import (
 
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
+	"github.com/zimmerhq/zimmer/queries"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -120,4 +121,46 @@ func TestMigratingPacksTheSummariesOfSessionsThatSpentBeforeThem(t *testing.T) {
 	if done, _ := res.Records[0].Get("done"); done != true {
 		t.Errorf("the migration is not marked done (%v): every start would scan the sessions again", done)
 	}
+}
+
+// TestRepackingASummaryReadsOnlyItsSession: every flush and turn repacks its session's
+// summary, so what that reads must not grow with the rest of the fleet's spend.
+func TestRepackingASummaryReadsOnlyItsSession(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	// Another session with a year of daily spend: 365 SpendDay rows a scan would read.
+	busy := graphtest.Session(t, store, nil)
+	year := make([]session.TokenUsage, 365)
+	for i := range year {
+		year[i] = usage(graphtest.Unique(t, fmt.Sprint("day", i)), "claude-opus-4-5", time.Now().UTC().AddDate(0, 0, -i), true, 10)
+	}
+	if _, err := store.RecordTokenUsage(ctx, busy.ID, year); err != nil {
+		t.Fatal(err)
+	}
+	s := graphtest.Session(t, store, nil)
+	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "one"), "claude-opus-4-5", time.Now(), true, 10)}); err != nil {
+		t.Fatal(err)
+	}
+	o := graphtest.Neo4jOptions()
+	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.CostSummarySources, map[string]any{"session_ids": []any{s.ID}, "spend": true,
+		"injected": true}, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hits := dbHits(res.Summary.Profile()); hits > 100 {
+		t.Errorf("repacking a session with one day of spend cost %d database hits; the plan:\n%s", hits, planText(res.Summary.Profile(), ""))
+	}
+}
+
+func dbHits(p neo4j.ProfiledPlan) int64 {
+	n := p.DbHits()
+	for _, c := range p.Children() {
+		n += dbHits(c)
+	}
+	return n
 }

@@ -13,7 +13,7 @@ REMOVE s._lock
 WITH id, s
 RETURN id,
        CASE WHEN $spend THEN COLLECT {
-         MATCH (d:SpendDay {session_id: id})
+         MATCH (s)-[:SPENT]->(d:SpendDay)
          RETURN [d.day, d.model, d.agent_root, d.n]
        } END AS spend,
        CASE WHEN $injected THEN COLLECT {

@@ -62,4 +62,5 @@ CREATE INDEX token_usage_session_called_at IF NOT EXISTS FOR (u:TokenUsage) ON (
 CREATE INDEX spend_day_day IF NOT EXISTS FOR (d:SpendDay) ON (d.day);
 CREATE INDEX spend_day_agent_root IF NOT EXISTS FOR (d:SpendDay) ON (d.agent_root, d.day);
 CREATE INDEX spend_day_session IF NOT EXISTS FOR (d:SpendDay) ON (d.session_id, d.day);
+CREATE INDEX injected_block_session IF NOT EXISTS FOR (f:InjectedBlock) ON (f.session_id);
 CREATE CONSTRAINT migration_name IF NOT EXISTS FOR (m:Migration) REQUIRE m.name IS UNIQUE
