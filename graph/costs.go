@@ -104,7 +104,7 @@ func (s *Store) Spend(ctx context.Context, sc CostScope) (Spend, error) {
 // unpackSummaries unpacks the sessions' summaries over days [from, to).
 func unpackSummaries(spend, injected []any, from, to int64) (Spend, error) {
 	out := Spend{Rows: make([]CostRow, 0, 2*len(spend))}
-	names := map[string]string{}
+	names := newNameTable()
 	var err error
 	for _, b := range spend {
 		if out.Rows, err = unpackSpend(out.Rows, asBytes(b), from, to, names); err != nil {

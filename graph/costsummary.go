@@ -72,16 +72,14 @@ func appendString(b []byte, s string) []byte {
 }
 
 // summaryReader reads a summary front to back; the first fault sticks, so a caller checks once.
-// Names are interned in names, shared by a report's readers: thousands of summaries repeat a
-// handful of models, roots and blocks.
 type summaryReader struct {
 	b     []byte
-	names map[string]string
+	names *nameTable
 	err   error
 }
 
-func newSummaryReader(b []byte, names map[string]string) *summaryReader {
-	r := &summaryReader{b: b, names: names}
+func newSummaryReader(b []byte, names *nameTable) summaryReader {
+	r := summaryReader{b: b, names: names}
 	if len(b) == 0 || b[0] != costSummaryVersion {
 		r.err = fmt.Errorf("%w: version %v", errCorruptSummary, b[:min(len(b), 1)])
 		return r
@@ -90,11 +88,43 @@ func newSummaryReader(b []byte, names map[string]string) *summaryReader {
 	return r
 }
 
+// nameTable interns the names a report's summaries hold: thousands of summaries repeat a
+// handful of models, roots and blocks, mostly in the same order, so the last few are compared
+// before the table is hashed.
+type nameTable struct {
+	recent [8]string
+	next   int
+	all    map[string]string
+}
+
+func newNameTable() *nameTable { return &nameTable{all: map[string]string{}} }
+
+func (t *nameTable) intern(b []byte) string {
+	for _, s := range t.recent {
+		if s == string(b) {
+			return s
+		}
+	}
+	s, ok := t.all[string(b)]
+	if !ok {
+		s = string(b)
+		t.all[s] = s
+	}
+	t.recent[t.next] = s
+	t.next = (t.next + 1) % len(t.recent)
+	return s
+}
+
 func (r *summaryReader) more() bool { return r.err == nil && len(r.b) > 0 }
 
 func (r *summaryReader) varint() int64 {
 	if r.err != nil {
 		return 0
+	}
+	if len(r.b) > 0 && r.b[0] < 0x80 { // one byte: most counts of a small session, and names' lengths
+		c := r.b[0]
+		r.b = r.b[1:]
+		return int64(c>>1) ^ -int64(c&1)
 	}
 	v, n := binary.Varint(r.b)
 	if n <= 0 {
@@ -114,17 +144,13 @@ func (r *summaryReader) string() string {
 		r.err = fmt.Errorf("%w: a string of %d bytes with %d left", errCorruptSummary, n, len(r.b))
 		return ""
 	}
-	s, ok := r.names[string(r.b[:n])]
-	if !ok {
-		s = string(r.b[:n])
-		r.names[s] = s
-	}
+	s := r.names.intern(r.b[:n])
 	r.b = r.b[n:]
 	return s
 }
 
 // unpackSpend appends the spend rows of a summary whose day is in [from, to) (days since 1970).
-func unpackSpend(out []CostRow, b []byte, from, to int64, names map[string]string) ([]CostRow, error) {
+func unpackSpend(out []CostRow, b []byte, from, to int64, names *nameTable) ([]CostRow, error) {
 	r := newSummaryReader(b, names)
 	id := r.varint()
 	for r.more() {
@@ -149,7 +175,7 @@ func unpackSpend(out []CostRow, b []byte, from, to int64, names map[string]strin
 type injectedKey struct{ block, model string }
 
 // unpackInjected adds a summary's tallies whose day is in [from, to) into sums.
-func unpackInjected(sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names map[string]string) error {
+func unpackInjected(sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names *nameTable) error {
 	r := newSummaryReader(b, names)
 	for r.more() {
 		day, block, model := r.varint(), r.string(), r.string()

@@ -39,7 +39,7 @@ func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
 		{"no day", day("2027-01-01"), day("2027-02-01"), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := unpackSpend(nil, b, tc.from, tc.to, map[string]string{})
+			got, err := unpackSpend(nil, b, tc.from, tc.to, newNameTable())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
 		{day: 100, block: "human_messages", model: "m", occurrences: 3, bytes: 12, tokens: 3},
 	})
 	for _, p := range [][]byte{a, b} {
-		if err := unpackInjected(sums, p, 100, 102, map[string]string{}); err != nil {
+		if err := unpackInjected(sums, p, 100, 102, newNameTable()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,12 +105,12 @@ func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
 		{"a name longer than what is left", append(whole[:3:3], 0x7f, 'a')},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := unpackSpend(nil, tc.b, 0, 1<<40, map[string]string{}); !errors.Is(err, errCorruptSummary) {
+			if _, err := unpackSpend(nil, tc.b, 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
 				t.Errorf("spend: %v, want a corrupt summary", err)
 			}
 		})
 	}
-	if err := unpackInjected(map[injectedKey]*InjectedBlockRow{}, injected[:len(injected)-1], 0, 1<<40, map[string]string{}); !errors.Is(err, errCorruptSummary) {
+	if err := unpackInjected(map[injectedKey]*InjectedBlockRow{}, injected[:len(injected)-1], 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
 		t.Errorf("injected cut short: %v, want a corrupt summary", err)
 	}
 }

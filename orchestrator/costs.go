@@ -177,18 +177,29 @@ func (s *Service) Costs(ctx context.Context, q CostQuery) (*CostReport, error) {
 		return nil, err
 	}
 	if q.SessionID != 0 {
-		if _, err := s.store.GetSession(ctx, q.SessionID); err != nil {
-			return nil, err
-		}
 		q.AgentRoot = ""
 	}
 	w := costWindow(q, s.now())
+	// The session check and the ledger's coverage are read beside the spend, which is most of
+	// the report's time: a hierarchy's roll-up need not wait for them in turn.
+	var cov LedgerCoverage
+	sideErr := make(chan error, 1)
+	go func() {
+		if q.SessionID != 0 {
+			if _, err := s.store.GetSession(ctx, q.SessionID); err != nil {
+				sideErr <- err
+				return
+			}
+		}
+		var err error
+		cov, err = s.LedgerCoverage(ctx)
+		sideErr <- err
+	}()
 	spend, err := s.store.Spend(ctx, graph.CostScope{FromDay: w.from, ToDay: w.to, SessionID: q.SessionID, AgentRoot: q.AgentRoot,
 		Descendants: q.IncludeDescendants && (q.SessionID != 0 || q.AgentRoot != "")})
-	if err != nil {
-		return nil, err
+	if sErr := <-sideErr; sErr != nil {
+		return nil, sErr
 	}
-	cov, err := s.LedgerCoverage(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +274,7 @@ func (s *Service) LedgerCoverage(ctx context.Context) (LedgerCoverage, error) {
 func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{},
 		InjectedBlocks: []InjectedLine{}}
-	days, sessions := map[time.Time]*CostLine{}, map[int64]*CostLine{}
+	days, sessions := map[time.Time]*CostLine{}, make(map[int64]*CostLine, len(rows)/2)
 	roots, models := map[string]*CostLine{}, map[string]*CostLine{}
 	unpriced := map[string]bool{}
 	price := prices.Memo()
@@ -281,9 +292,7 @@ func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 		lineOf(roots, root, func() CostLine { return CostLine{Key: root} }).add(c, row)
 		lineOf(models, model, func() CostLine { return CostLine{Key: model} }).add(c, row)
 		if row.SessionID != 0 {
-			lineOf(sessions, row.SessionID, func() CostLine {
-				return CostLine{Key: "#" + strconv.FormatInt(row.SessionID, 10), SessionID: row.SessionID}
-			}).add(c, row)
+			lineOf(sessions, row.SessionID, func() CostLine { return CostLine{SessionID: row.SessionID} }).add(c, row)
 		}
 	}
 	r.Totals.ListPrice, r.Totals.Tokens, r.Totals.Sessions = r.CostBreakdown.Total, r.TokenBreakdown.Tokens(), len(sessions)
@@ -292,7 +301,13 @@ func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 		return cmp.Or(cmp.Compare(b.ListPrice, a.ListPrice), cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Key, b.Key))
 	}
 	r.ByAgentRoot, r.ByModel = sortedLines(roots, byCost, len(roots)), sortedLines(models, byCost, len(models))
-	r.TopSessions = sortedLines(sessions, byCost, topCostSessions)
+	// A session's line is labelled once it makes the top: thousands never do.
+	r.TopSessions = sortedLines(sessions, func(a, b *CostLine) int {
+		return cmp.Or(cmp.Compare(b.ListPrice, a.ListPrice), cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.SessionID, b.SessionID))
+	}, topCostSessions)
+	for i := range r.TopSessions {
+		r.TopSessions[i].Key = "#" + strconv.FormatInt(r.TopSessions[i].SessionID, 10)
+	}
 	for m := range unpriced {
 		r.UnpricedModels = append(r.UnpricedModels, m)
 	}
