@@ -3,7 +3,6 @@ package graph_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -50,24 +49,17 @@ func TestConcurrentTurnsAndFlushesOfOneSessionLoseNothingFromItsSummary(t *testi
 			t.Fatal(err)
 		}
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, turns+flushes)
+	var writes []func() error
 	for i := range turns {
-		wg.Go(func() { errs <- turn(i) })
+		writes = append(writes, func() error { return turn(i) })
 	}
 	for i := range flushes {
-		wg.Go(func() {
+		writes = append(writes, func() error {
 			_, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, fmt.Sprintf("flush%d", i)), "claude-opus-4-5", at, true, 100)})
-			errs <- err
+			return err
 		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	graphtest.Concurrently(t, writes...)
 	calls, input, injected, occurrences := sessionSpend(t, store, s.ID, at)
 	if calls != flushes || input != flushes*100 {
 		t.Errorf("the summary holds %d calls and %d input tokens, want %d and %d", calls, input, flushes, flushes*100)
@@ -91,17 +83,8 @@ func TestMigratingPacksTheSummariesOfSessionsThatSpentBeforeThem(t *testing.T) {
 	if err := store.RecordInjectedBlocks(ctx, s.ID, "claude-opus-4-5", at, []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 400, Tokens: 100}}); err != nil {
 		t.Fatal(err)
 	}
-	o := graphtest.Neo4jOptions()
-	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	if _, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c
-		WITH count(*) AS deleted MATCH (m:Migration {name: 'cost_summaries'}) SET m.done = false`,
-		map[string]any{"id": s.ID}, neo4j.EagerResultTransformer); err != nil {
-		t.Fatal(err)
-	}
+	graphtest.Cypher(t, `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c
+		WITH count(*) AS deleted MATCH (m:Migration {name: 'cost_summaries'}) SET m.done = false`, map[string]any{"id": s.ID})
 	if calls, _, injected, _ := sessionSpend(t, store, s.ID, at); calls != 0 || injected != 0 {
 		t.Fatalf("before migrating, the report found %d calls and %d injected tokens; the summary was not removed", calls, injected)
 	}
@@ -111,15 +94,8 @@ func TestMigratingPacksTheSummariesOfSessionsThatSpentBeforeThem(t *testing.T) {
 	if calls, input, injected, _ := sessionSpend(t, store, s.ID, at); calls != 1 || input != 700 || injected != 100 {
 		t.Errorf("after migrating: %d calls, %d input and %d injected tokens; want 1, 700 and 100", calls, input, injected)
 	}
-	res, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (m:Migration {name: 'cost_summaries'}) RETURN m.done AS done`, nil, neo4j.EagerResultTransformer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Records) != 1 {
-		t.Fatalf("%d migration markers, want 1", len(res.Records))
-	}
-	if done, _ := res.Records[0].Get("done"); done != true {
-		t.Errorf("the migration is not marked done (%v): every start would scan the sessions again", done)
+	if !migrationDone(t, "cost_summaries") {
+		t.Error("the migration is not marked done: every start would read the spend again")
 	}
 }
 
@@ -141,17 +117,7 @@ func TestRepackingASummaryReadsOnlyItsSession(t *testing.T) {
 	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "one"), "claude-opus-4-5", time.Now(), true, 10)}); err != nil {
 		t.Fatal(err)
 	}
-	o := graphtest.Neo4jOptions()
-	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	res, err := neo4j.ExecuteQuery(ctx, driver, "PROFILE "+queries.CostSummarySources, map[string]any{"session_ids": []any{s.ID}, "spend": true,
-		"injected": true}, neo4j.EagerResultTransformer)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := graphtest.Query(t, "PROFILE "+queries.CostSummarySources, map[string]any{"session_ids": []any{s.ID}, "spend": true, "injected": true})
 	if hits := dbHits(res.Summary.Profile()); hits > 100 {
 		t.Errorf("repacking a session with one day of spend cost %d database hits; the plan:\n%s", hits, planText(res.Summary.Profile(), ""))
 	}

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/session"
@@ -100,27 +98,18 @@ func TestConcurrentWritersOfOneSessionLoseNoSpend(t *testing.T) {
 	s := graphtest.Session(t, store, nil)
 	at := time.Now().UTC().Add(-time.Minute)
 	const writers, rowsEach = 8, 5
-	var wg sync.WaitGroup
-	errs := make(chan error, writers)
+	var writes []func() error
 	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		writes = append(writes, func() error {
 			rows := make([]session.TokenUsage, rowsEach)
 			for i := range rows {
 				rows[i] = usage(graphtest.Unique(t, fmt.Sprintf("w%d-%d", w, i)), "claude-opus-4-5", at, true, 100)
 			}
 			_, err := store.RecordTokenUsage(ctx, s.ID, rows)
-			errs <- err
-		}()
+			return err
+		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	graphtest.Concurrently(t, writes...)
 	day := at.Truncate(24 * time.Hour)
 	if got, calls := spentOn(t, store, s.ID, day); calls != writers*rowsEach || got.InputTokens != writers*rowsEach*100 {
 		t.Errorf("the day reports %d calls and %d input tokens, want %d and %d", calls, got.InputTokens, writers*rowsEach, writers*rowsEach*100)
@@ -170,18 +159,9 @@ func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What an older Zimmer left: the row without its summaries, and the migration not yet run.
-	o := graphtest.Neo4jOptions()
-	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	if _, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
+	graphtest.Cypher(t, `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
 		WITH count(*) AS deleted MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c
-		WITH count(*) AS deleted MATCH (m:Migration {name: 'spend_days'}) SET m.done = false`,
-		map[string]any{"id": s.ID}, neo4j.EagerResultTransformer); err != nil {
-		t.Fatal(err)
-	}
+		WITH count(*) AS deleted MATCH (m:Migration {name: 'spend_days'}) SET m.done = false`, map[string]any{"id": s.ID})
 	day := at.Truncate(24 * time.Hour)
 	if _, calls := spentOn(t, store, s.ID, day); calls != 0 {
 		t.Fatalf("before migrating, the report found %d calls; the summary was not removed", calls)
@@ -192,14 +172,18 @@ func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
 	if got, calls := spentOn(t, store, s.ID, day); calls != 1 || got.InputTokens != 700 {
 		t.Errorf("after migrating: %d calls, %d input tokens; want 1 and 700", calls, got.InputTokens)
 	}
-	res, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (m:Migration {name: 'spend_days'}) RETURN m.done AS done`, nil, neo4j.EagerResultTransformer)
-	if err != nil {
-		t.Fatal(err)
+	if !migrationDone(t, "spend_days") {
+		t.Error("the migration is not marked done: every start would sweep the ledger again")
 	}
+}
+
+// migrationDone says the migration's one marker says it is done.
+func migrationDone(t *testing.T, name string) bool {
+	t.Helper()
+	res := graphtest.Query(t, `MATCH (m:Migration {name: $name}) RETURN m.done AS done`, map[string]any{"name": name})
 	if len(res.Records) != 1 {
-		t.Fatalf("%d migration markers, want 1", len(res.Records))
+		t.Fatalf("%d markers of migration %s, want 1", len(res.Records), name)
 	}
-	if done, _ := res.Records[0].Get("done"); done != true {
-		t.Errorf("the migration is not marked done (%v): every start would sweep the ledger again", done)
-	}
+	done, _ := res.Records[0].Get("done")
+	return done == true
 }

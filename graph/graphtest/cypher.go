@@ -12,6 +12,13 @@ import (
 // detects afterwards.
 func Cypher(t testing.TB, cypher string, params map[string]any) {
 	t.Helper()
+	Query(t, cypher, params)
+}
+
+// Query is Cypher returning what the statement returned, for tests that look at the records
+// or the plan (run with PROFILE) themselves.
+func Query(t testing.TB, cypher string, params map[string]any) *neo4j.EagerResult {
+	t.Helper()
 	o := Neo4jOptions()
 	ctx := context.Background()
 	driver, err := neo4j.NewDriverWithContext(o.URI, neo4j.BasicAuth(o.User, o.Password, ""))
@@ -19,7 +26,9 @@ func Cypher(t testing.TB, cypher string, params map[string]any) {
 		t.Fatal(err)
 	}
 	defer driver.Close(ctx)
-	if _, err := neo4j.ExecuteQuery(ctx, driver, cypher, params, neo4j.EagerResultTransformer); err != nil {
+	res, err := neo4j.ExecuteQuery(ctx, driver, cypher, params, neo4j.EagerResultTransformer)
+	if err != nil {
 		t.Fatalf("%s: %v", cypher, err)
 	}
+	return res
 }
