@@ -91,9 +91,8 @@ func (s *Store) Spend(ctx context.Context, sc CostScope) (Spend, error) {
 		if err != nil {
 			return Spend{}, err
 		}
-		spend, _ := rec.Get("spend")
-		injected, _ := rec.Get("injected")
-		return unpackSummaries(list(spend), list(injected), from, to)
+		summaries, _ := rec.Get("summaries")
+		return unpackSummaries(list(summaries), from, to)
 	})
 	if err != nil {
 		return Spend{}, fmt.Errorf("spend: %w", err)
@@ -102,18 +101,12 @@ func (s *Store) Spend(ctx context.Context, sc CostScope) (Spend, error) {
 }
 
 // unpackSummaries unpacks the sessions' summaries over days [from, to).
-func unpackSummaries(spend, injected []any, from, to int64) (Spend, error) {
-	out := Spend{Rows: make([]CostRow, 0, 2*len(spend))}
-	names := newNameTable()
+func unpackSummaries(summaries []any, from, to int64) (Spend, error) {
+	out := Spend{Rows: make([]CostRow, 0, 2*len(summaries))}
+	names, sums := newNameTable(), map[injectedKey]*InjectedBlockRow{}
 	var err error
-	for _, b := range spend {
-		if out.Rows, err = unpackSpend(out.Rows, asBytes(b), from, to, names); err != nil {
-			return Spend{}, err
-		}
-	}
-	sums := map[injectedKey]*InjectedBlockRow{}
-	for _, b := range injected {
-		if err := unpackInjected(sums, asBytes(b), from, to, names); err != nil {
+	for _, b := range summaries {
+		if out.Rows, err = unpackSummary(out.Rows, sums, asBytes(b), from, to, names); err != nil {
 			return Spend{}, err
 		}
 	}

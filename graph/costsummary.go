@@ -12,19 +12,19 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// A session's cost summary is everything a report over sessions reads of it, packed into two
-// byte strings on one CostSummary node: its SpendDay rows and its InjectedBlock tallies, every
+// A session's cost summary is everything a report over sessions reads of it, packed into one
+// byte string on one CostSummary node: its SpendDay rows and its InjectedBlock tallies, every
 // day of each. A roll-up over a 5,000-session hierarchy then reads one property per session
 // instead of two or three nodes with five properties each, and the driver decodes 5,000 byte
 // strings instead of 50,000 values: that decoding, not the walk, was most of the report's time.
 // The summaries are derived: rebuilt from the SpendDay and InjectedBlock nodes (which stay the
 // record, and serve the fleet and agent-root scopes through their indexes) in the transaction
-// that changes those, under the session's lock, never patched.
+// that changes either, under the session's lock, never patched.
 //
 // Layout (signed varints as encoding/binary writes them; a string is its length, then bytes):
-//   spend:    version, session id, then per row: varint day (days since 1970-01-01),
-//             model, agent root, and the nine volumes of SpendDay.n as varints.
-//   injected: version, then per row: varint day, block, model, occurrences, bytes, tokens.
+// version, session id, the number of spend rows, then per spend row: day (days since
+// 1970-01-01), model, agent root, and the nine volumes of SpendDay.n; then, to the end, per
+// injected tally: day, block, model, occurrences, bytes, tokens.
 
 const costSummaryVersion = 1
 
@@ -45,21 +45,17 @@ type injectedDay struct {
 	occurrences, bytes, tokens int64
 }
 
-func packSpend(sessionID int64, rows []spendDay) []byte {
+func packSummary(sessionID int64, spend []spendDay, injected []injectedDay) []byte {
 	b := binary.AppendVarint([]byte{costSummaryVersion}, sessionID)
-	for _, r := range rows {
+	b = binary.AppendVarint(b, int64(len(spend)))
+	for _, r := range spend {
 		b = binary.AppendVarint(b, r.day)
 		b = appendString(appendString(b, r.model), r.root)
 		for _, v := range r.n {
 			b = binary.AppendVarint(b, v)
 		}
 	}
-	return b
-}
-
-func packInjected(rows []injectedDay) []byte {
-	b := []byte{costSummaryVersion}
-	for _, r := range rows {
+	for _, r := range injected {
 		b = binary.AppendVarint(b, r.day)
 		b = appendString(appendString(b, r.block), r.model)
 		b = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(b, r.occurrences), r.bytes), r.tokens)
@@ -149,11 +145,15 @@ func (r *summaryReader) string() string {
 	return s
 }
 
-// unpackSpend appends the spend rows of a summary whose day is in [from, to) (days since 1970).
-func unpackSpend(out []CostRow, b []byte, from, to int64, names *nameTable) ([]CostRow, error) {
+// injectedKey is what injected tallies are summed by over a report's sessions and days.
+type injectedKey struct{ block, model string }
+
+// unpackSummary appends a summary's spend rows whose day is in [from, to) (days since 1970) to
+// out, and adds its tallies of those days into sums.
+func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names *nameTable) ([]CostRow, error) {
 	r := newSummaryReader(b, names)
 	id := r.varint()
-	for r.more() {
+	for range max(0, r.varint()) {
 		day, model, root := r.varint(), r.string(), r.string()
 		var n [9]int64
 		for i := range n {
@@ -165,18 +165,6 @@ func unpackSpend(out []CostRow, b []byte, from, to int64, names *nameTable) ([]C
 					CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}})
 		}
 	}
-	if r.err != nil {
-		return nil, fmt.Errorf("spend of session %d: %w", id, r.err)
-	}
-	return out, nil
-}
-
-// injectedKey is what injected tallies are summed by over a report's sessions and days.
-type injectedKey struct{ block, model string }
-
-// unpackInjected adds a summary's tallies whose day is in [from, to) into sums.
-func unpackInjected(sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names *nameTable) error {
-	r := newSummaryReader(b, names)
 	for r.more() {
 		day, block, model := r.varint(), r.string(), r.string()
 		occurrences, bytes, tokens := r.varint(), r.varint(), r.varint()
@@ -192,9 +180,9 @@ func unpackInjected(sums map[injectedKey]*InjectedBlockRow, b []byte, from, to i
 		row.Occurrences, row.Bytes, row.Tokens = row.Occurrences+occurrences, row.Bytes+bytes, row.Tokens+tokens
 	}
 	if r.err != nil {
-		return fmt.Errorf("injected blocks: %w", r.err)
+		return nil, fmt.Errorf("cost summary of session %d: %w", id, r.err)
 	}
-	return nil
+	return out, nil
 }
 
 const secondsPerDay = 24 * 60 * 60
@@ -210,17 +198,15 @@ func dayNumber(t time.Time) int64 {
 
 func dayTime(day int64) time.Time { return time.Unix(day*secondsPerDay, 0).UTC() }
 
-// rebuildCostSummaries packs the named sessions' summaries afresh from their SpendDay rows
-// (spend) and InjectedBlock tallies (injected), in the caller's transaction. A caller that
-// changed those rows must have taken the session's lock before its change (the statement takes
-// it otherwise): a summary then always packs what commits with it. A session that is gone gets
-// none.
-func (t txn) rebuildCostSummaries(sessionIDs []any, spend, injected bool) error {
+// rebuildCostSummaries packs the named sessions' summaries afresh from their SpendDay rows and
+// InjectedBlock tallies, in the caller's transaction. A caller that changed those must have
+// taken the session's lock before its change (the statement takes it otherwise): a summary
+// then always packs what commits with it. A session that is gone gets none.
+func (t txn) rebuildCostSummaries(sessionIDs []any) error {
 	if len(sessionIDs) == 0 {
 		return nil
 	}
-	recs, err := t.collect("cost_summary_sources", queries.CostSummarySources, map[string]any{"session_ids": sessionIDs, "spend": spend,
-		"injected": injected})
+	recs, err := t.collect("cost_summary_sources", queries.CostSummarySources, map[string]any{"session_ids": sessionIDs})
 	if err != nil {
 		return err
 	}
@@ -228,22 +214,15 @@ func (t txn) rebuildCostSummaries(sessionIDs []any, spend, injected bool) error 
 	for _, rec := range recs {
 		m := rec.AsMap()
 		id := asInt(m["id"])
-		x := map[string]any{"id": id}
-		if spend {
-			rows, err := spendSources(list(m["spend"]))
-			if err != nil {
-				return fmt.Errorf("summarize the spend of session %d: %w", id, err)
-			}
-			x["spend"] = packSpend(id, rows)
+		spend, err := spendSources(list(m["spend"]))
+		if err != nil {
+			return fmt.Errorf("summarize the spend of session %d: %w", id, err)
 		}
-		if injected {
-			rows, err := injectedSources(list(m["injected"]))
-			if err != nil {
-				return fmt.Errorf("summarize the injected blocks of session %d: %w", id, err)
-			}
-			x["injected"] = packInjected(rows)
+		injected, err := injectedSources(list(m["injected"]))
+		if err != nil {
+			return fmt.Errorf("summarize the injected blocks of session %d: %w", id, err)
 		}
-		summaries = append(summaries, x)
+		summaries = append(summaries, map[string]any{"id": id, "packed": packSummary(id, spend, injected)})
 	}
 	_, err = t.collect("write_cost_summaries", queries.WriteCostSummaries, map[string]any{"summaries": summaries})
 	return err

@@ -26,7 +26,7 @@ func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
 		{day: day("2026-12-02"), model: "evil\x00model|with\nseparators,ünïcødé", root: "root:with:colons", n: [9]int64{1, 1 << 40, -5}},
 		{day: day("1969-12-31"), model: "before-the-epoch", root: "r", n: [9]int64{2}},
 	}
-	b := packSpend(42, rows)
+	b := packSummary(42, rows, nil)
 	for _, tc := range []struct {
 		name     string
 		from, to int64
@@ -39,7 +39,7 @@ func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
 		{"no day", day("2027-01-01"), day("2027-02-01"), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := unpackSpend(nil, b, tc.from, tc.to, newNameTable())
+			got, err := unpackSummary(nil, map[injectedKey]*InjectedBlockRow{}, b, tc.from, tc.to, newNameTable())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,22 +58,27 @@ func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
 }
 
 // TestInjectedTalliesSumPerBlockAndModelOverTheWindow: two sessions' summaries unpack into one
-// sum per block and model, of the window's days only.
+// sum per block and model, of the window's days only, beside their spend.
 func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
 	sums := map[injectedKey]*InjectedBlockRow{}
-	a := packInjected([]injectedDay{
+	a := packSummary(1, []spendDay{{day: 100, model: "m", root: "r", n: [9]int64{1}}}, []injectedDay{
 		{day: 100, block: "session_hierarchy", model: "m", occurrences: 2, bytes: 800, tokens: 200},
 		{day: 101, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 400, tokens: 100},
 		{day: 99, block: "session_hierarchy", model: "m", occurrences: 50, bytes: 5, tokens: 5}, // outside
 	})
-	b := packInjected([]injectedDay{
+	b := packSummary(2, nil, []injectedDay{
 		{day: 100, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 40, tokens: 10},
 		{day: 100, block: "human_messages", model: "m", occurrences: 3, bytes: 12, tokens: 3},
 	})
+	var rows []CostRow
 	for _, p := range [][]byte{a, b} {
-		if err := unpackInjected(sums, p, 100, 102, newNameTable()); err != nil {
+		var err error
+		if rows, err = unpackSummary(rows, sums, p, 100, 102, newNameTable()); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if len(rows) != 1 || rows[0].SessionID != 1 || rows[0].Calls != 1 {
+		t.Errorf("spend rows %+v, want the one of session 1", rows)
 	}
 	want := map[injectedKey]InjectedBlockRow{
 		{"session_hierarchy", "m"}: {Block: "session_hierarchy", Model: "m", Occurrences: 4, Bytes: 1240, Tokens: 310},
@@ -92,8 +97,8 @@ func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
 // TestACorruptCostSummaryIsAnErrorNotAPanic: a summary cut short or of another version is
 // reported as corrupt, never read past its end.
 func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
-	whole := packSpend(7, []spendDay{{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{1, 2, 3}}})
-	injected := packInjected([]injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 1}})
+	whole := packSummary(7, []spendDay{{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{1, 2, 3}}},
+		[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 1}})
 	for _, tc := range []struct {
 		name string
 		b    []byte
@@ -101,34 +106,32 @@ func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
 		{"empty", nil},
 		{"another version", append([]byte{costSummaryVersion + 1}, whole[1:]...)},
 		{"cut inside a name", whole[:6]},
-		{"cut inside the volumes", whole[:len(whole)-1]},
-		{"a name longer than what is left", append(whole[:3:3], 0x7f, 'a')},
+		{"cut inside the spend", whole[:20]},
+		{"cut inside the injected tallies", whole[:len(whole)-1]},
+		{"a name longer than what is left", append(whole[:4:4], 0x7f, 'a')},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := unpackSpend(nil, tc.b, 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
-				t.Errorf("spend: %v, want a corrupt summary", err)
+			if _, err := unpackSummary(nil, map[injectedKey]*InjectedBlockRow{}, tc.b, 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
+				t.Errorf("%v, want a corrupt summary", err)
 			}
 		})
-	}
-	if err := unpackInjected(map[injectedKey]*InjectedBlockRow{}, injected[:len(injected)-1], 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
-		t.Errorf("injected cut short: %v, want a corrupt summary", err)
 	}
 }
 
 // BenchmarkUnpackingAHierarchyOf5000Sessions unpacks what a roll-up over a 5,000-child router
 // reads: a summary a session, two models' spend and three injected blocks each.
 func BenchmarkUnpackingAHierarchyOf5000Sessions(b *testing.B) {
-	spend, injected := make([]any, 5001), make([]any, 5001)
-	for i := range spend {
-		spend[i] = packSpend(int64(i+1), []spendDay{
+	summaries := make([]any, 5001)
+	for i := range summaries {
+		summaries[i] = packSummary(int64(i+1), []spendDay{
 			{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{2, 2400, 600, 80_000, 1800}},
-			{day: 20_000, model: "claude-haiku-4-5", root: "zimmer", n: [9]int64{1, 1200, 300, 40_000, 900}}})
-		injected[i] = packInjected([]injectedDay{{day: 20_000, block: "session_hierarchy", model: "claude-opus-4-5", occurrences: 1, bytes: 2400, tokens: 600},
-			{day: 20_000, block: "human_messages", model: "claude-opus-4-5", occurrences: 1, bytes: 800, tokens: 200},
-			{day: 20_000, block: "provenance_pointer", model: "claude-opus-4-5", occurrences: 1, bytes: 160, tokens: 40}})
+			{day: 20_000, model: "claude-haiku-4-5", root: "zimmer", n: [9]int64{1, 1200, 300, 40_000, 900}}},
+			[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "claude-opus-4-5", occurrences: 1, bytes: 2400, tokens: 600},
+				{day: 20_000, block: "human_messages", model: "claude-opus-4-5", occurrences: 1, bytes: 800, tokens: 200},
+				{day: 20_000, block: "provenance_pointer", model: "claude-opus-4-5", occurrences: 1, bytes: 160, tokens: 40}})
 	}
 	for b.Loop() {
-		if _, err := unpackSummaries(spend, injected, 19_990, 20_010); err != nil {
+		if _, err := unpackSummaries(summaries, 19_990, 20_010); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -117,7 +117,7 @@ func TestRepackingASummaryReadsOnlyItsSession(t *testing.T) {
 	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "one"), "claude-opus-4-5", time.Now(), true, 10)}); err != nil {
 		t.Fatal(err)
 	}
-	res := graphtest.Query(t, "PROFILE "+queries.CostSummarySources, map[string]any{"session_ids": []any{s.ID}, "spend": true, "injected": true})
+	res := graphtest.Query(t, "PROFILE "+queries.CostSummarySources, map[string]any{"session_ids": []any{s.ID}})
 	if hits := dbHits(res.Summary.Profile()); hits > 100 {
 		t.Errorf("repacking a session with one day of spend cost %d database hits; the plan:\n%s", hits, planText(res.Summary.Profile(), ""))
 	}

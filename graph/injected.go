@@ -38,7 +38,7 @@ func (s *Store) RecordInjectedBlocks(ctx context.Context, sessionID int64, model
 		if err != nil || n == 0 {
 			return n, err
 		}
-		return n, tx.rebuildCostSummaries([]any{sessionID}, false, true)
+		return n, tx.rebuildCostSummaries([]any{sessionID})
 	})
 	if err != nil {
 		return fmt.Errorf("record the injected blocks of session %d: %w", sessionID, err)

@@ -62,7 +62,7 @@ func (t txn) summarizeSpend(sessionIDs []any, spans []any, at time.Time) error {
 	if _, err := t.single("summarize_spend", queries.SummarizeSpend, map[string]any{"session_ids": sessionIDs, "spans": spans, "at": at}); err != nil {
 		return err
 	}
-	return t.rebuildCostSummaries(sessionIDs, true, false)
+	return t.rebuildCostSummaries(sessionIDs)
 }
 
 // daySpans turns days (dates, repeats allowed) into one [day, next day) span each.
@@ -94,7 +94,7 @@ func (s *Store) summarizeLedger(ctx context.Context) error {
 // migration step like summarizeLedger, after it.
 func (s *Store) packCostSummaries(ctx context.Context) error {
 	return s.migrateSessions(ctx, "pack_cost_summaries", queries.UncostedSessions, "Packing each session's cost summary for the cost reports",
-		func(tx txn, ids []any, _ time.Time) error { return tx.rebuildCostSummaries(ids, true, true) })
+		func(tx txn, ids []any, _ time.Time) error { return tx.rebuildCostSummaries(ids) })
 }
 
 // migrateSessions runs a once-only migration over sessions, a batch per transaction: page

@@ -5,7 +5,7 @@
 // lineage), each session once. The report reads one byte string per session, whatever its
 // days: the window is applied as they are unpacked.
 // Params: $session_id (0: none), $agent_root, $descendants (bool).
-// Returns: one row {spend: [bytes], injected: [bytes]}.
+// Returns: one row {summaries: [bytes]}.
 CALL {
   // Each branch is guarded by a row, not a WHERE, as in spend_rows.
   UNWIND CASE WHEN $session_id <> 0 AND NOT $descendants THEN [true] ELSE [] END AS one
@@ -24,4 +24,4 @@ CALL {
   RETURN DISTINCT s
 }
 MATCH (s)-[:COST_SUMMARY]->(c:CostSummary)
-RETURN collect(c.spend) AS spend, collect(c.injected) AS injected
+RETURN collect(c.packed) AS summaries

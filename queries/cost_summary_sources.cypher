@@ -1,22 +1,22 @@
-// CostSummarySources: what the named sessions' cost summaries pack, for rebuilding them: with
-// $spend, every SpendDay row of each; with $injected, every InjectedBlock tally of each. A
-// session that is gone has no row. Each session's lock is taken before its rows are read: a
-// writer of those rows already holds it (from before its change), the summaries' migration
-// takes it here, and either way the rows read are the ones that commit with the summary.
-// Params: $session_ids (list), $spend (bool), $injected (bool).
-// Returns: rows {id, spend: [[day, model, agent_root, n]] or null, injected: [[day, block,
-// model, occurrences, bytes, tokens]] or null}.
+// CostSummarySources: what the named sessions' cost summaries pack, for rebuilding them: every
+// SpendDay row and every InjectedBlock tally of each. A session that is gone has no row. Each
+// session's lock is taken before its rows are read: a writer of those rows already holds it
+// (from before its change), the summaries' migration takes it here, and either way the rows
+// read are the ones that commit with the summary.
+// Params: $session_ids (list).
+// Returns: rows {id, spend: [[day, model, agent_root, n]], injected: [[day, block, model,
+// occurrences, bytes, tokens]]}.
 UNWIND $session_ids AS id
 MATCH (s:Session {id: id})
 SET s._lock = true
 REMOVE s._lock
 WITH id, s
 RETURN id,
-       CASE WHEN $spend THEN COLLECT {
+       COLLECT {
          MATCH (s)-[:SPENT]->(d:SpendDay)
          RETURN [d.day, d.model, d.agent_root, d.n]
-       } END AS spend,
-       CASE WHEN $injected THEN COLLECT {
+       } AS spend,
+       COLLECT {
          MATCH (s)-[:INJECTED]->(f:InjectedBlock)
          RETURN [f.day, f.block, f.model, f.occurrences, f.bytes, f.tokens]
-       } END AS injected
+       } AS injected
