@@ -153,7 +153,8 @@ type injectedKey struct{ block, model string }
 func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names *nameTable) ([]CostRow, error) {
 	r := newSummaryReader(b, names)
 	id := r.varint()
-	for range max(0, r.varint()) {
+	// A count read from a corrupt summary may be anything: the loop ends at the first fault.
+	for i, count := int64(0), r.varint(); i < count && r.err == nil; i++ {
 		day, model, root := r.varint(), r.string(), r.string()
 		var n [9]int64
 		for i := range n {

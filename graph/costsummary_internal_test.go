@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"encoding/binary"
 	"errors"
 	"reflect"
 	"testing"
@@ -109,6 +110,7 @@ func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
 		{"cut inside the spend", whole[:20]},
 		{"cut inside the injected tallies", whole[:len(whole)-1]},
 		{"a name longer than what is left", append(whole[:4:4], 0x7f, 'a')},
+		{"more spend rows than it holds", binary.AppendVarint(binary.AppendVarint([]byte{costSummaryVersion}, 7), 1<<60)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := unpackSummary(nil, map[injectedKey]*InjectedBlockRow{}, tc.b, 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
