@@ -87,7 +87,7 @@ func (s *Store) Spend(ctx context.Context, sc CostScope) (Spend, error) {
 			return Spend{Rows: r, Injected: []InjectedBlockRow{}}, err
 		}
 		rec, err := tx.single("cost_summaries", queries.CostSummaries, map[string]any{"session_id": sc.SessionID,
-			"agent_root": sc.AgentRoot, "descendants": sc.Descendants})
+			"agent_root": sc.AgentRoot, "descendants": sc.Descendants, "from_day": from, "to_day": to})
 		if err != nil {
 			return Spend{}, err
 		}

@@ -228,7 +228,8 @@ func TestAScopedCostReportReadsOnlyItsScope(t *testing.T) {
 				t.Fatalf("the report counted %d calls, want %d", calls, own)
 			}
 			// A scope of sessions reads their cost summaries; an agent root alone, its rows.
-			stmt, params := queries.CostSummaries, map[string]any{"session_id": tc.sessionID, "agent_root": tc.agentRoot, "descendants": tc.descendants}
+			stmt, params := queries.CostSummaries, map[string]any{"session_id": tc.sessionID, "agent_root": tc.agentRoot, "descendants": tc.descendants,
+				"from_day": day.Unix() / 86400, "to_day": day.Unix()/86400 + 1}
 			if tc.sessionID == 0 && !tc.descendants {
 				stmt, params = queries.SpendRows, map[string]any{"from_day": neo4j.DateOf(day), "to_day": neo4j.DateOf(day.AddDate(0, 0, 1)),
 					"agent_root": tc.agentRoot}

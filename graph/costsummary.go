@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -223,10 +224,27 @@ func (t txn) rebuildCostSummaries(sessionIDs []any) error {
 		if err != nil {
 			return fmt.Errorf("summarize the injected blocks of session %d: %w", id, err)
 		}
-		summaries = append(summaries, map[string]any{"id": id, "packed": packSummary(id, spend, injected)})
+		first, last := daySpan(spend, injected)
+		summaries = append(summaries, map[string]any{"id": id, "packed": packSummary(id, spend, injected), "first_day": first, "last_day": last})
 	}
 	_, err = t.collect("write_cost_summaries", queries.WriteCostSummaries, map[string]any{"summaries": summaries})
 	return err
+}
+
+// daySpan is the first and last day a summary holds, nil when it holds none: a report skips a
+// summary whose days all fall outside its window without reading it.
+func daySpan(spend []spendDay, injected []injectedDay) (first, last any) {
+	days := make([]int64, 0, len(spend)+len(injected))
+	for _, r := range spend {
+		days = append(days, r.day)
+	}
+	for _, r := range injected {
+		days = append(days, r.day)
+	}
+	if len(days) == 0 {
+		return nil, nil
+	}
+	return slices.Min(days), slices.Max(days)
 }
 
 // spendSources decodes SpendDay rows as cost_summary_sources returns them: [day, model,

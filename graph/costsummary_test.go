@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -129,4 +130,88 @@ func dbHits(p neo4j.ProfiledPlan) int64 {
 		n += dbHits(c)
 	}
 	return n
+}
+
+// TestAReportSkipsTheSummariesOfSessionsIdleThroughItsWindow: over a long-lived hierarchy, a
+// report does not read the summary of a session whose days all fall before or after its window
+// (a day on the window's first day counts, one on the day it ends does not), and what it reads
+// it reports over the window's days only.
+func TestAReportSkipsTheSummariesOfSessionsIdleThroughItsWindow(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	top := -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
+	old, busy, fresh := top, top+1, top+2 // old spent ten days ago; busy then and today; fresh only had blocks injected today
+	sessions := []graph.ImportSession{{ID: top, Title: "router", Status: "running", Genesis: "api"}}
+	for _, id := range []int64{busy, fresh} {
+		sessions = append(sessions, graph.ImportSession{ID: id, Title: "child", Status: "running", Genesis: "api"})
+	}
+	if err := store.ImportSessions(ctx, sessions); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ImportEdges(ctx, []graph.ImportEdge{{From: top, To: busy}, {From: top, To: fresh}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	then := today.AddDate(0, 0, -10)
+	for _, u := range []struct {
+		id int64
+		at time.Time
+	}{{old, then}, {busy, then}, {busy, today}} {
+		if _, err := store.RecordTokenUsage(ctx, u.id, []session.TokenUsage{usage(graphtest.Unique(t, fmt.Sprint(u.id, u.at.Day())), "claude-opus-4-5", u.at.Add(time.Hour), true, 100)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.RecordInjectedBlocks(ctx, fresh, "claude-opus-4-5", today.Add(time.Hour), []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 40, Tokens: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name         string
+		from, to     time.Time
+		readSessions int64
+		calls        int64
+		injected     int64
+	}{
+		{"today", today, today.AddDate(0, 0, 1), 2, 1, 10},
+		{"ten days ago", then, then.AddDate(0, 0, 1), 2, 2, 0},
+		// busy's days straddle this window: its summary is read, and yields nothing.
+		{"between", then.AddDate(0, 0, 1), today, 1, 0, 0},
+		{"both", then, today.AddDate(0, 0, 1), 3, 3, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spend, err := store.Spend(ctx, graph.CostScope{FromDay: tc.from, ToDay: tc.to, SessionID: top, Descendants: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, calls := foldRows(spend.Rows)
+			var injected int64
+			for _, b := range spend.Injected {
+				injected += b.Tokens
+			}
+			if calls != tc.calls || injected != tc.injected {
+				t.Errorf("%d calls and %d injected tokens, want %d and %d", calls, injected, tc.calls, tc.injected)
+			}
+			res := graphtest.Query(t, "PROFILE "+queries.CostSummaries, map[string]any{"session_id": top, "agent_root": "", "descendants": true,
+				"from_day": tc.from.Unix() / 86400, "to_day": tc.to.Unix() / 86400})
+			if read := collected(res.Summary.Profile()); read != tc.readSessions {
+				t.Errorf("read %d summaries, want %d; the plan:\n%s", read, tc.readSessions, planText(res.Summary.Profile(), ""))
+			}
+		})
+	}
+}
+
+// collected is how many rows the statement's final aggregation took in.
+func collected(p neo4j.ProfiledPlan) int64 {
+	if p.Operator() == "EagerAggregation@neo4j" {
+		var n int64
+		for _, c := range p.Children() {
+			n += c.Records()
+		}
+		return n
+	}
+	for _, c := range p.Children() {
+		if n := collected(c); n >= 0 {
+			return n
+		}
+	}
+	return -1
 }

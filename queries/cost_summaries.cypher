@@ -2,9 +2,11 @@
 // 0, which wins), with $descendants that session and every session it spawned, or (with
 // $descendants and an $agent_root) every session of the agent root and every session those
 // spawned. Spawning is over SPAWNED edges only (an uncle edge is seniority, not spend
-// lineage), each session once. The report reads one byte string per session, whatever its
-// days: the window is applied as they are unpacked.
-// Params: $session_id (0: none), $agent_root, $descendants (bool).
+// lineage), each session once. A summary with no day in the window [$from_day, $to_day) is
+// not read (a long-lived hierarchy's old sessions); the others are read whole, one byte string
+// per session, and the window is applied to their rows as they are unpacked.
+// Params: $session_id (0: none), $agent_root, $descendants (bool), $from_day, $to_day (days
+// since 1970).
 // Returns: one row {summaries: [bytes]}.
 CALL {
   // Each branch is guarded by a row, not a WHERE, as in spend_rows.
@@ -24,4 +26,5 @@ CALL {
   RETURN DISTINCT s
 }
 MATCH (s)-[:COST_SUMMARY]->(c:CostSummary)
+WHERE c.last_day >= $from_day AND c.first_day < $to_day
 RETURN collect(c.packed) AS summaries
