@@ -126,19 +126,42 @@ func spendRows(raws []any) ([]CostRow, error) {
 	rows := make([]CostRow, 0, len(raws))
 	for _, raw := range raws {
 		p := list(raw)
-		var n [9]int64
-		if len(p) != 5 || len(list(p[4])) != len(n) {
+		var n volumes
+		var day neo4j.Date
+		ok, isDate := false, false
+		if len(p) == 5 {
+			n, ok = volumesOf(p[4])
+			day, isDate = p[3].(neo4j.Date)
+		}
+		if !ok || !isDate {
 			return nil, fmt.Errorf("a spend summary packed as %v, want [session_id, agent_root, model, day, n of %d]", raw, len(n))
 		}
-		day, _ := p[3].(neo4j.Date)
-		for i, v := range list(p[4]) {
-			n[i] = asInt(v)
-		}
-		rows = append(rows, CostRow{SessionID: asInt(p[0]), AgentRoot: asString(p[1]), Model: asString(p[2]), Day: day.Time().UTC(), Calls: n[0],
-			TokenCounts: session.TokenCounts{InputTokens: n[1], OutputTokens: n[2], CacheReadTokens: n[3], CacheCreationTokens: n[4],
-				CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}})
+		rows = append(rows, n.row(asInt(p[0]), asString(p[1]), asString(p[2]), day.Time().UTC()))
 	}
 	return rows, nil
+}
+
+// volumes is a SpendDay's n: [calls, input, output, cache_read, cache_creation,
+// cache_creation_5m, cache_creation_1h, web_search, web_fetch].
+type volumes [9]int64
+
+// volumesOf decodes n as a statement returns it; ok is false for anything but nine numbers.
+func volumesOf(v any) (n volumes, ok bool) {
+	raw := list(v)
+	if len(raw) != len(n) {
+		return n, false
+	}
+	for i, x := range raw {
+		n[i] = asInt(x)
+	}
+	return n, true
+}
+
+// row is the cost row of these volumes for a session, agent root, model and day.
+func (n volumes) row(sessionID int64, agentRoot, model string, day time.Time) CostRow {
+	return CostRow{SessionID: sessionID, AgentRoot: agentRoot, Model: model, Day: day, Calls: n[0],
+		TokenCounts: session.TokenCounts{InputTokens: n[1], OutputTokens: n[2], CacheReadTokens: n[3], CacheCreationTokens: n[4],
+			CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}}
 }
 
 // LedgerCoversSince is the time of the oldest request in the ledger; zero when it is empty.

@@ -48,6 +48,14 @@ func (f *costFleet) sum(ids map[int64]bool) (session.TokenCounts, int64, int64) 
 	return t, calls, injected
 }
 
+// foldInjected sums injected blocks: tokens, and times sent.
+func foldInjected(rows []graph.InjectedBlockRow) (tokens, sent int64) {
+	for _, b := range rows {
+		tokens, sent = tokens+b.Tokens, sent+b.Occurrences
+	}
+	return tokens, sent
+}
+
 func foldRows(rows []graph.CostRow) (session.TokenCounts, int64) {
 	var t session.TokenCounts
 	var calls int64
@@ -139,11 +147,7 @@ func TestTheHierarchyRollUpIsTheSumOverTheSpawnSubtree(t *testing.T) {
 		if gotT, gotCalls := foldRows(rows); gotT != wantT || gotCalls != wantCalls {
 			t.Errorf("%s: %+v in %d calls, want %+v in %d calls over %d sessions", what, gotT, gotCalls, wantT, wantCalls, len(want))
 		}
-		var gotInjected int64
-		for _, b := range spend.Injected {
-			gotInjected += b.Tokens
-		}
-		if gotInjected != wantInjected {
+		if gotInjected, _ := foldInjected(spend.Injected); gotInjected != wantInjected {
 			t.Errorf("%s: %d injected tokens, want %d", what, gotInjected, wantInjected)
 		}
 		// Each row is one session's own, and a session of the scope.

@@ -10,7 +10,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/zimmerhq/zimmer/queries"
-	"github.com/zimmerhq/zimmer/session"
 )
 
 // A session's cost summary is everything a report over sessions reads of it, packed into one
@@ -36,7 +35,7 @@ var errCorruptSummary = errors.New("corrupt cost summary")
 type spendDay struct {
 	day         int64
 	model, root string
-	n           [9]int64
+	n           volumes
 }
 
 // injectedDay is one InjectedBlock tally as a summary holds it.
@@ -157,14 +156,12 @@ func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []by
 	// A count read from a corrupt summary may be anything: the loop ends at the first fault.
 	for i, count := int64(0), r.varint(); i < count && r.err == nil; i++ {
 		day, model, root := r.varint(), r.string(), r.string()
-		var n [9]int64
+		var n volumes
 		for i := range n {
 			n[i] = r.varint()
 		}
 		if r.err == nil && from <= day && day < to {
-			out = append(out, CostRow{SessionID: id, AgentRoot: root, Model: model, Day: dayTime(day), Calls: n[0],
-				TokenCounts: session.TokenCounts{InputTokens: n[1], OutputTokens: n[2], CacheReadTokens: n[3], CacheCreationTokens: n[4],
-					CacheCreation5mTokens: n[5], CacheCreation1hTokens: n[6], WebSearchRequests: n[7], WebFetchRequests: n[8]}})
+			out = append(out, n.row(id, root, model, dayTime(day)))
 		}
 	}
 	for r.more() {
@@ -253,17 +250,17 @@ func spendSources(raws []any) ([]spendDay, error) {
 	rows := make([]spendDay, len(raws))
 	for i, raw := range raws {
 		p := list(raw)
-		if len(p) != 4 || len(list(p[3])) != len(rows[i].n) {
-			return nil, fmt.Errorf("a spend row read as %v, want [day, model, agent_root, n of 9]", raw)
+		var n volumes
+		ok, isDate := false, false
+		var day neo4j.Date
+		if len(p) == 4 {
+			n, ok = volumesOf(p[3])
+			day, isDate = p[0].(neo4j.Date)
 		}
-		day, ok := p[0].(neo4j.Date)
-		if !ok {
-			return nil, fmt.Errorf("a spend row read as %v, want [day, model, agent_root, n of 9]", raw)
+		if !ok || !isDate {
+			return nil, fmt.Errorf("a spend row read as %v, want [day, model, agent_root, n of %d]", raw, len(n))
 		}
-		rows[i] = spendDay{day: dayNumber(day.Time()), model: asString(p[1]), root: asString(p[2])}
-		for j, v := range list(p[3]) {
-			rows[i].n[j] = asInt(v)
-		}
+		rows[i] = spendDay{day: dayNumber(day.Time()), model: asString(p[1]), root: asString(p[2]), n: n}
 	}
 	return rows, nil
 }

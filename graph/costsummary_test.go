@@ -15,22 +15,6 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// sessionSpend is a session's own report for the day of at: calls, input tokens, injected
-// tokens and injected occurrences, as read from its cost summary.
-func sessionSpend(t *testing.T, store *graph.Store, id int64, at time.Time) (calls, input, injected, occurrences int64) {
-	t.Helper()
-	day := at.UTC().Truncate(24 * time.Hour)
-	spend, err := store.Spend(context.Background(), graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	total, calls := foldRows(spend.Rows)
-	for _, b := range spend.Injected {
-		injected, occurrences = injected+b.Tokens, occurrences+b.Occurrences
-	}
-	return calls, total.InputTokens, injected, occurrences
-}
-
 // TestConcurrentTurnsAndFlushesOfOneSessionLoseNothingFromItsSummary: turns tallying injected
 // blocks and flushes of the ledger, all at once on one session, each repack its one cost
 // summary; none may pack over another's change.
@@ -61,42 +45,14 @@ func TestConcurrentTurnsAndFlushesOfOneSessionLoseNothingFromItsSummary(t *testi
 		})
 	}
 	graphtest.Concurrently(t, writes...)
-	calls, input, injected, occurrences := sessionSpend(t, store, s.ID, at)
-	if calls != flushes || input != flushes*100 {
-		t.Errorf("the summary holds %d calls and %d input tokens, want %d and %d", calls, input, flushes, flushes*100)
+	r := dayReport(t, store, s.ID, at.Truncate(24*time.Hour))
+	total, calls := foldRows(r.Rows)
+	injected, occurrences := foldInjected(r.Injected)
+	if calls != flushes || total.InputTokens != flushes*100 {
+		t.Errorf("the summary holds %d calls and %d input tokens, want %d and %d", calls, total.InputTokens, flushes, flushes*100)
 	}
 	if injected != 2*turns*10 || occurrences != 2*turns {
 		t.Errorf("the summary holds %d injected tokens in %d blocks sent, want %d in %d", injected, occurrences, 2*turns*10, 2*turns)
-	}
-}
-
-// TestMigratingPacksTheSummariesOfSessionsThatSpentBeforeThem: a session with ledger rows and
-// injected tallies but no cost summary (an older Zimmer's) gets one from the migration, after
-// which its report is whole; the migration is then marked done.
-func TestMigratingPacksTheSummariesOfSessionsThatSpentBeforeThem(t *testing.T) {
-	store := graphtest.Store(t)
-	ctx := context.Background()
-	s := graphtest.Session(t, store, nil)
-	at := time.Now().UTC().Add(-time.Minute)
-	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "old"), "claude-opus-4-5", at, true, 700)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.RecordInjectedBlocks(ctx, s.ID, "claude-opus-4-5", at, []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 400, Tokens: 100}}); err != nil {
-		t.Fatal(err)
-	}
-	graphtest.Cypher(t, `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c
-		WITH count(*) AS deleted MATCH (m:Migration {name: 'cost_summaries'}) SET m.done = false`, map[string]any{"id": s.ID})
-	if calls, _, injected, _ := sessionSpend(t, store, s.ID, at); calls != 0 || injected != 0 {
-		t.Fatalf("before migrating, the report found %d calls and %d injected tokens; the summary was not removed", calls, injected)
-	}
-	if _, err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if calls, input, injected, _ := sessionSpend(t, store, s.ID, at); calls != 1 || input != 700 || injected != 100 {
-		t.Errorf("after migrating: %d calls, %d input and %d injected tokens; want 1, 700 and 100", calls, input, injected)
-	}
-	if !migrationDone(t, "cost_summaries") {
-		t.Error("the migration is not marked done: every start would read the spend again")
 	}
 }
 
@@ -183,10 +139,7 @@ func TestAReportSkipsTheSummariesOfSessionsIdleThroughItsWindow(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, calls := foldRows(spend.Rows)
-			var injected int64
-			for _, b := range spend.Injected {
-				injected += b.Tokens
-			}
+			injected, _ := foldInjected(spend.Injected)
 			if calls != tc.calls || injected != tc.injected {
 				t.Errorf("%d calls and %d injected tokens, want %d and %d", calls, injected, tc.calls, tc.injected)
 			}

@@ -12,14 +12,21 @@ import (
 	"github.com/zimmerhq/zimmer/session"
 )
 
-// spentOn is a session's own spend on day as the cost reports read it: from its summaries.
-func spentOn(t *testing.T, store *graph.Store, id int64, day time.Time) (session.TokenCounts, int64) {
+// dayReport is a session's own report for one UTC day as the cost reports read it: from its
+// summary.
+func dayReport(t *testing.T, store *graph.Store, id int64, day time.Time) graph.Spend {
 	t.Helper()
 	spend, err := store.Spend(context.Background(), graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return foldRows(spend.Rows)
+	return spend
+}
+
+// spentOn is a session's own spend on day as the cost reports read it.
+func spentOn(t *testing.T, store *graph.Store, id int64, day time.Time) (session.TokenCounts, int64) {
+	t.Helper()
+	return foldRows(dayReport(t, store, id, day).Rows)
 }
 
 // ledgerOn is the same spend summed from the ledger's rows themselves.
@@ -148,32 +155,46 @@ func TestAStampRacingTheFirstWriteOfItsRowLeavesNoStaleDay(t *testing.T) {
 	}
 }
 
-// TestMigratingSummarizesALedgerWrittenWithoutSummaries: a ledger from before the summaries
-// existed is summarized once by the migration, after which reports read it whole.
-func TestMigratingSummarizesALedgerWrittenWithoutSummaries(t *testing.T) {
-	store := graphtest.Store(t)
-	ctx := context.Background()
-	s := graphtest.Session(t, store, nil)
-	at := time.Now().UTC().Add(-time.Minute)
-	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "old"), "claude-opus-4-5", at, true, 700)}); err != nil {
-		t.Fatal(err)
-	}
-	// What an older Zimmer left: the row without its summaries, and the migration not yet run.
-	graphtest.Cypher(t, `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
-		WITH count(*) AS deleted MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c
-		WITH count(*) AS deleted MATCH (m:Migration {name: 'spend_days'}) SET m.done = false`, map[string]any{"id": s.ID})
-	day := at.Truncate(24 * time.Hour)
-	if _, calls := spentOn(t, store, s.ID, day); calls != 0 {
-		t.Fatalf("before migrating, the report found %d calls; the summary was not removed", calls)
-	}
-	if _, err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got, calls := spentOn(t, store, s.ID, day); calls != 1 || got.InputTokens != 700 {
-		t.Errorf("after migrating: %d calls, %d input tokens; want 1 and 700", calls, got.InputTokens)
-	}
-	if !migrationDone(t, "spend_days") {
-		t.Error("the migration is not marked done: every start would sweep the ledger again")
+// TestEachMigrationRebuildsWhatAnOlderZimmerLacked: a session that spent under an older Zimmer
+// (without the daily summaries, or with them but without its cost summary) is whole in the
+// reports once the migration has run, and the migration is marked done.
+func TestEachMigrationRebuildsWhatAnOlderZimmerLacked(t *testing.T) {
+	for _, tc := range []struct{ migration, left string }{
+		{"spend_days", `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
+			WITH count(*) AS deleted MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
+		{"cost_summaries", `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
+	} {
+		t.Run(tc.migration, func(t *testing.T) {
+			store := graphtest.Store(t)
+			ctx := context.Background()
+			s := graphtest.Session(t, store, nil)
+			at := time.Now().UTC().Add(-time.Minute)
+			if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "old"), "claude-opus-4-5", at, true, 700)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.RecordInjectedBlocks(ctx, s.ID, "claude-opus-4-5", at, []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 400, Tokens: 100}}); err != nil {
+				t.Fatal(err)
+			}
+			// What an older Zimmer left, and its migration not yet run.
+			graphtest.Cypher(t, tc.left+` WITH count(*) AS deleted MATCH (m:Migration {name: $name}) SET m.done = false`,
+				map[string]any{"id": s.ID, "name": tc.migration})
+			day := at.Truncate(24 * time.Hour)
+			if r := dayReport(t, store, s.ID, day); len(r.Rows) != 0 || len(r.Injected) != 0 {
+				t.Fatalf("before migrating, the report found %+v; the summaries were not removed", r)
+			}
+			if _, err := store.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			r := dayReport(t, store, s.ID, day)
+			got, calls := foldRows(r.Rows)
+			injected, _ := foldInjected(r.Injected)
+			if calls != 1 || got.InputTokens != 700 || injected != 100 {
+				t.Errorf("after migrating: %d calls, %d input and %d injected tokens; want 1, 700 and 100", calls, got.InputTokens, injected)
+			}
+			if !migrationDone(t, tc.migration) {
+				t.Error("the migration is not marked done: every start would run it again")
+			}
+		})
 	}
 }
 

@@ -18,10 +18,12 @@
 //     again, holding the locks it has. A path seen is a path committed, so finding one needs no
 //     lock; it counts only if the edge is still risky once the ends are locked.
 // Both sides are read up to $cap + 1 sessions (the senior's only when the junior's has more than
-// $small, which most edges' do not); when neither completes, the junior's whole side is locked (no budget after which the answer lapses). The side is locked by id, so a session
-// deleted since it was read is skipped (a deletion takes edges away; it cannot close a cycle). "Already senior" is an exact
-// bidirectional breadth-first search (shortestPath).
-// Params: $senior, $junior, $uncle (bool), $source, $at, $cap, $small. The caller handles $senior = $junior.
+// $small, which most edges' do not); when neither completes, the junior's whole side is locked
+// (no budget after which the answer lapses). The side is locked by id, so a session deleted
+// since it was read is skipped (a deletion takes edges away; it cannot close a cycle).
+// "Already senior" is an exact bidirectional breadth-first search (shortestPath).
+// Params: $senior, $junior, $uncle (bool), $source, $at, $cap, $small. The caller handles
+// $senior = $junior.
 // Returns: one row {senior_exists, junior_exists, senior_reaches, direct_reverse, junior_reaches,
 // stable, locked (sessions locked besides the ends), created}.
 OPTIONAL MATCH (a:Session {id: $senior})

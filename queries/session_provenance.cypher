@@ -19,9 +19,10 @@
 // under}] in walk order, messages: [{id, session_id, author, channel, content, occurred_at,
 // entry_point, slack_user_id, slack_channel, slack_permalink}] chronological, users: [{key,
 // display_name, email, slack_user_ids, notes, created_at, updated_at}] by key, pending_total,
-// pending: the first $queue_preview pending message nodes by position, category: the
-// category node, null when the session has no category or it is gone, status_summary: null when none was ever asked
-// for, else {summary, error, state, generating, requested_at, generated_at, covered_bytes}}.
+// pending: the first $queue_preview pending message nodes by position, category: the category
+// node, null when the session has no category or it is gone, status_summary: null when none
+// was ever asked for, else {summary, error, state, generating, requested_at, generated_at,
+// covered_bytes}}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH chain = (:Session)-[:SPAWNED*1..9]->(s)
 WITH s, chain ORDER BY length(chain) DESC LIMIT 1
