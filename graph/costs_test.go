@@ -343,3 +343,89 @@ func TestDeletingASessionDeletesItsInjectedBlockTally(t *testing.T) {
 		t.Fatalf("%d tallies and summaries outlived their session", n)
 	}
 }
+
+// TestARollUpReachesEveryGenerationHoweverItWasSpawned: a roll-up expands only sessions known
+// to have spawned, so each way a spawn edge is made must make its parent known: a child made
+// with its parent (the column, or the router_session_id of older clients), a parent set
+// later, an imported fleet, and a fleet spawned before spawners were known, once migrated.
+// A chain top → middle → leaf, with spend on the leaf only, rolls up to the top.
+func TestARollUpReachesEveryGenerationHoweverItWasSpawned(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	withParent := func(p int64) func(*session.Session) { return func(d *session.Session) { d.ParentSessionID = &p } }
+	for _, tc := range []struct {
+		name  string
+		chain func(t *testing.T) (top, leaf int64)
+	}{
+		{"created with its parent", func(t *testing.T) (int64, int64) {
+			top := graphtest.Session(t, store, nil)
+			middle := graphtest.Session(t, store, withParent(top.ID))
+			return top.ID, graphtest.Session(t, store, withParent(middle.ID)).ID
+		}},
+		{"created with a router_session_id", func(t *testing.T) (int64, int64) {
+			viaRouter := func(p int64) func(*session.Session) {
+				return func(d *session.Session) { d.CustomMetadata[session.CustomRouterSessionID] = float64(p) }
+			}
+			top := graphtest.Session(t, store, nil)
+			middle := graphtest.Session(t, store, viaRouter(top.ID))
+			return top.ID, graphtest.Session(t, store, viaRouter(middle.ID)).ID
+		}},
+		{"given a parent later", func(t *testing.T) (int64, int64) {
+			top, middle, leaf := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
+			for _, e := range [][2]int64{{top.ID, middle.ID}, {middle.ID, leaf.ID}} {
+				if _, err := store.UpdateSession(ctx, e[1], func(s *session.Session) error { s.ParentSessionID = &e[0]; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return top.ID, leaf.ID
+		}},
+		{"imported", func(t *testing.T) (int64, int64) { return importedChain(t, store) }},
+		{"spawned before spawners were known", func(t *testing.T) (int64, int64) {
+			top, leaf := importedChain(t, store)
+			graphtest.Cypher(t, `MATCH (s:Session) WHERE s.id IN [$top, $middle] REMOVE s:Spawner
+				WITH count(*) AS n MATCH (m:Migration {name: 'spawner_labels'}) SET m.done = false`,
+				map[string]any{"top": top, "middle": top + 1})
+			if _, err := store.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if !migrationDone(t, "spawner_labels") {
+				t.Error("the migration is not marked done: every start would run it again")
+			}
+			return top, leaf
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top, leaf := tc.chain(t)
+			at := time.Now().UTC().Add(-time.Minute)
+			if _, err := store.RecordTokenUsage(ctx, leaf, []session.TokenUsage{usage(graphtest.Unique(t, "leaf"), "claude-opus-4-5", at, true, 700)}); err != nil {
+				t.Fatal(err)
+			}
+			day := at.Truncate(24 * time.Hour)
+			spend, err := store.Spend(ctx, graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: top, Descendants: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, calls := foldRows(spend.Rows); calls != 1 || got.InputTokens != 700 {
+				t.Errorf("the roll-up of #%d found %d calls and %d input tokens, want the leaf's 1 and 700", top, calls, got.InputTokens)
+			}
+		})
+	}
+}
+
+// importedChain imports a chain top → middle → leaf of consecutive ids.
+func importedChain(t *testing.T, store *graph.Store) (top, leaf int64) {
+	t.Helper()
+	top = -1_000_000_000_000 - rand.Int64N(1_000_000_000_000)
+	var sessions []graph.ImportSession
+	for i := range int64(3) {
+		sessions = append(sessions, graph.ImportSession{ID: top + i, Title: "chain", Status: "running", Genesis: "api"})
+	}
+	ctx := context.Background()
+	if err := store.ImportSessions(ctx, sessions); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ImportEdges(ctx, []graph.ImportEdge{{From: top, To: top + 1}, {From: top + 1, To: top + 2}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return top, top + 2
+}

@@ -21,12 +21,24 @@ import (
 // record, and serve the fleet and agent-root scopes through their indexes) in the transaction
 // that changes either, under the session's lock, never patched.
 //
-// Layout (signed varints as encoding/binary writes them; a string is its length, then bytes):
-// version, session id, the number of spend rows, then per spend row: day (days since
-// 1970-01-01), model, agent root, and the nine volumes of SpendDay.n; then, to the end, per
-// injected tally: day, block, model, occurrences, bytes, tokens.
+// Layout (signed varints as encoding/binary writes them): version, session id, first day
+// (days since 1970-01-01), the number of spend rows, then per spend row: day (after the
+// first), model, agent root, and the nine volumes of SpendDay.n; then, to the end, per
+// injected tally: day (after the first), block, model, occurrences, bytes, tokens.
+//
+// A name is a number k, as HPACK names a header: k > 0 is the k-th of wellKnownNames, 0 a
+// string that follows (its length, then its bytes) and joins the summary's own names, k < 0
+// the -k-th of those. A session repeats its model and agent root every day and each tally
+// names one of Zimmer's blocks, so a session's day of work fits in one of the store's 120-byte
+// array blocks (with every name spelled out, it took two).
 
-const costSummaryVersion = 1
+// costSummaryVersion is the format's; a new one also renames the marker of the migration in
+// uncosted_sessions, which then repacks every summary.
+const costSummaryVersion = 2
+
+// wellKnownNames are the names every fleet's summaries hold: the blocks Zimmer injects
+// (provenance.Blocks names them). Their positions are the format: append, never reorder.
+var wellKnownNames = [...]string{"session_hierarchy", "human_messages"}
 
 // errCorruptSummary is what a summary that does not parse is; a store fault, never input.
 var errCorruptSummary = errors.New("corrupt cost summary")
@@ -45,37 +57,49 @@ type injectedDay struct {
 	occurrences, bytes, tokens int64
 }
 
+// packSummary packs a session's summary from its rows and tallies.
 func packSummary(sessionID int64, spend []spendDay, injected []injectedDay) []byte {
+	first, _, _ := daySpan(spend, injected)
 	b := binary.AppendVarint([]byte{costSummaryVersion}, sessionID)
-	b = binary.AppendVarint(b, int64(len(spend)))
+	b = binary.AppendVarint(binary.AppendVarint(b, first), int64(len(spend)))
+	var own []string
 	for _, r := range spend {
-		b = binary.AppendVarint(b, r.day)
-		b = appendString(appendString(b, r.model), r.root)
+		b = binary.AppendVarint(b, r.day-first)
+		b = appendName(appendName(b, &own, r.model), &own, r.root)
 		for _, v := range r.n {
 			b = binary.AppendVarint(b, v)
 		}
 	}
 	for _, r := range injected {
-		b = binary.AppendVarint(b, r.day)
-		b = appendString(appendString(b, r.block), r.model)
+		b = binary.AppendVarint(b, r.day-first)
+		b = appendName(appendName(b, &own, r.block), &own, r.model)
 		b = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(b, r.occurrences), r.bytes), r.tokens)
 	}
 	return b
 }
 
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendVarint(b, int64(len(s))), s...)
+// appendName appends s as a name: well-known, one of own, or a new one of own.
+func appendName(b []byte, own *[]string, s string) []byte {
+	if k := slices.Index(wellKnownNames[:], s); k >= 0 {
+		return binary.AppendVarint(b, int64(k+1))
+	}
+	if k := slices.Index(*own, s); k >= 0 {
+		return binary.AppendVarint(b, -int64(k+1))
+	}
+	*own = append(*own, s)
+	return append(binary.AppendVarint(binary.AppendVarint(b, 0), int64(len(s))), s...)
 }
 
 // summaryReader reads a summary front to back; the first fault sticks, so a caller checks once.
 type summaryReader struct {
 	b     []byte
 	names *nameTable
+	own   []string // the summary's own names, in order
 	err   error
 }
 
 func newSummaryReader(b []byte, names *nameTable) summaryReader {
-	r := summaryReader{b: b, names: names}
+	r := summaryReader{b: b, names: names, own: names.scratch[:0]}
 	if len(b) == 0 || b[0] != costSummaryVersion {
 		r.err = fmt.Errorf("%w: version %v", errCorruptSummary, b[:min(len(b), 1)])
 		return r
@@ -88,9 +112,10 @@ func newSummaryReader(b []byte, names *nameTable) summaryReader {
 // handful of models, roots and blocks, mostly in the same order, so the last few are compared
 // before the table is hashed.
 type nameTable struct {
-	recent [8]string
-	next   int
-	all    map[string]string
+	recent  [8]string
+	next    int
+	all     map[string]string
+	scratch []string // a summary's own names, reused from one summary to the next
 }
 
 func newNameTable() *nameTable { return &nameTable{all: map[string]string{}} }
@@ -131,17 +156,32 @@ func (r *summaryReader) varint() int64 {
 	return v
 }
 
-func (r *summaryReader) string() string {
+// name reads a name as appendName writes it.
+func (r *summaryReader) name() string {
+	k := r.varint()
+	switch {
+	case r.err != nil:
+		return ""
+	case k > 0 && k <= int64(len(wellKnownNames)):
+		return wellKnownNames[k-1]
+	case k < 0 && -k <= int64(len(r.own)):
+		return r.own[-k-1]
+	case k != 0:
+		r.err = fmt.Errorf("%w: name %d of %d well-known and %d of its own", errCorruptSummary, k, len(wellKnownNames), len(r.own))
+		return ""
+	}
 	n := r.varint()
 	if r.err != nil {
 		return ""
 	}
 	if n < 0 || n > int64(len(r.b)) {
-		r.err = fmt.Errorf("%w: a string of %d bytes with %d left", errCorruptSummary, n, len(r.b))
+		r.err = fmt.Errorf("%w: a name of %d bytes with %d left", errCorruptSummary, n, len(r.b))
 		return ""
 	}
 	s := r.names.intern(r.b[:n])
 	r.b = r.b[n:]
+	r.own = append(r.own, s)
+	r.names.scratch = r.own
 	return s
 }
 
@@ -152,10 +192,10 @@ type injectedKey struct{ block, model string }
 // out, and adds its tallies of those days into sums.
 func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names *nameTable) ([]CostRow, error) {
 	r := newSummaryReader(b, names)
-	id := r.varint()
+	id, first := r.varint(), r.varint()
 	// A count read from a corrupt summary may be anything: the loop ends at the first fault.
 	for i, count := int64(0), r.varint(); i < count && r.err == nil; i++ {
-		day, model, root := r.varint(), r.string(), r.string()
+		day, model, root := first+r.varint(), r.name(), r.name()
 		var n volumes
 		for i := range n {
 			n[i] = r.varint()
@@ -165,7 +205,7 @@ func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []by
 		}
 	}
 	for r.more() {
-		day, block, model := r.varint(), r.string(), r.string()
+		day, block, model := first+r.varint(), r.name(), r.name()
 		occurrences, bytes, tokens := r.varint(), r.varint(), r.varint()
 		if r.err != nil || day < from || day >= to {
 			continue
@@ -221,16 +261,19 @@ func (t txn) rebuildCostSummaries(sessionIDs []any) error {
 		if err != nil {
 			return fmt.Errorf("summarize the injected blocks of session %d: %w", id, err)
 		}
-		first, last := daySpan(spend, injected)
-		summaries = append(summaries, map[string]any{"id": id, "packed": packSummary(id, spend, injected), "first_day": first, "last_day": last})
+		// A report skips a summary whose days all fall outside its window without reading it.
+		summary := map[string]any{"id": id, "packed": packSummary(id, spend, injected), "first_day": nil, "last_day": nil}
+		if first, last, ok := daySpan(spend, injected); ok {
+			summary["first_day"], summary["last_day"] = first, last
+		}
+		summaries = append(summaries, summary)
 	}
 	_, err = t.collect("write_cost_summaries", queries.WriteCostSummaries, map[string]any{"summaries": summaries})
 	return err
 }
 
-// daySpan is the first and last day a summary holds, nil when it holds none: a report skips a
-// summary whose days all fall outside its window without reading it.
-func daySpan(spend []spendDay, injected []injectedDay) (first, last any) {
+// daySpan is the first and last day a summary holds; ok is false when it holds none.
+func daySpan(spend []spendDay, injected []injectedDay) (first, last int64, ok bool) {
 	days := make([]int64, 0, len(spend)+len(injected))
 	for _, r := range spend {
 		days = append(days, r.day)
@@ -239,9 +282,9 @@ func daySpan(spend []spendDay, injected []injectedDay) (first, last any) {
 		days = append(days, r.day)
 	}
 	if len(days) == 0 {
-		return nil, nil
+		return 0, 0, false
 	}
-	return slices.Min(days), slices.Max(days)
+	return slices.Min(days), slices.Max(days), true
 }
 
 // spendSources decodes SpendDay rows as cost_summary_sources returns them: [day, model,

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -98,6 +99,10 @@ func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
 // TestACorruptCostSummaryIsAnErrorNotAPanic: a summary cut short or of another version is
 // reported as corrupt, never read past its end.
 func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
+	// header is a summary's start up to its spend rows: version, session 7, first day 20,000.
+	header := func(rows int64) []byte {
+		return binary.AppendVarint(binary.AppendVarint(binary.AppendVarint([]byte{costSummaryVersion}, 7), 20_000), rows)
+	}
 	whole := packSummary(7, []spendDay{{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{1, 2, 3}}},
 		[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 1}})
 	for _, tc := range []struct {
@@ -106,11 +111,13 @@ func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
 	}{
 		{"empty", nil},
 		{"another version", append([]byte{costSummaryVersion + 1}, whole[1:]...)},
-		{"cut inside a name", whole[:6]},
-		{"cut inside the spend", whole[:20]},
+		{"cut inside a name", whole[:10]},
+		{"cut inside the spend", whole[:30]},
 		{"cut inside the injected tallies", whole[:len(whole)-1]},
-		{"a name longer than what is left", append(whole[:4:4], 0x7f, 'a')},
-		{"more spend rows than it holds", binary.AppendVarint(binary.AppendVarint([]byte{costSummaryVersion}, 7), 1<<60)},
+		{"a name longer than what is left", append(slices.Clip(header(1)), 0, 0, 0x7e, 'a')},
+		{"a name of its own before it named one", append(slices.Clip(header(1)), 0, 1)},
+		{"a well-known name past the table", append(slices.Clip(header(1)), 0, byte(2*len(wellKnownNames)+2))},
+		{"more spend rows than it holds", header(1 << 60)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := unpackSummary(nil, map[injectedKey]*InjectedBlockRow{}, tc.b, 0, 1<<40, newNameTable()); !errors.Is(err, errCorruptSummary) {
@@ -125,16 +132,60 @@ func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
 func BenchmarkUnpackingAHierarchyOf5000Sessions(b *testing.B) {
 	summaries := make([]any, 5001)
 	for i := range summaries {
-		summaries[i] = packSummary(int64(i+1), []spendDay{
-			{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{2, 2400, 600, 80_000, 1800}},
-			{day: 20_000, model: "claude-haiku-4-5", root: "zimmer", n: [9]int64{1, 1200, 300, 40_000, 900}}},
-			[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "claude-opus-4-5", occurrences: 1, bytes: 2400, tokens: 600},
-				{day: 20_000, block: "human_messages", model: "claude-opus-4-5", occurrences: 1, bytes: 800, tokens: 200},
-				{day: 20_000, block: "provenance_pointer", model: "claude-opus-4-5", occurrences: 1, bytes: 160, tokens: 40}})
+		summaries[i] = workingDay(int64(i + 1))
 	}
 	for b.Loop() {
 		if _, err := unpackSummaries(summaries, 19_990, 20_010); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// workingDay is the summary of a session's day of work: two models' spend and Zimmer's blocks
+// injected into its turns.
+func workingDay(sessionID int64) []byte {
+	return packSummary(sessionID, []spendDay{
+		{day: 20_000, model: "claude-opus-4-5-20251101", root: "zimmer", n: [9]int64{2, 2400, 600, 80_000, 1800}},
+		{day: 20_000, model: "claude-haiku-4-5-20251001", root: "zimmer", n: [9]int64{1, 1200, 300, 40_000, 900}}},
+		[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "claude-opus-4-5-20251101", occurrences: 1, bytes: 2400, tokens: 600},
+			{day: 20_000, block: "human_messages", model: "claude-opus-4-5-20251101", occurrences: 1, bytes: 800, tokens: 200}})
+}
+
+// TestASessionsDayPacksIntoOneArrayBlock: a roll-up reads one summary per session, and Neo4j
+// keeps a byte string in 120-byte blocks, the first 3 bytes its header: a session's day of
+// work spells each name once and Zimmer's blocks not at all, and fits in one.
+func TestASessionsDayPacksIntoOneArrayBlock(t *testing.T) {
+	if n := len(workingDay(1_000_000)); n > 117 {
+		t.Errorf("a working day packs into %d bytes, more than one array block holds", n)
+	}
+}
+
+// TestThePackedFormatIsStable: summaries outlive the binary that wrote them, so a summary
+// packed today unpacks the same under every later version of this format.
+func TestThePackedFormatIsStable(t *testing.T) {
+	// Session 9, first day 20,000: one spend row on day 20,001 (model "m", root "r"), then a
+	// session_hierarchy and a human_messages tally on day 20,000, both for "m".
+	packed := []byte{2, 18, 0xc0, 0xb8, 0x02, 2, 2, 0, 2, 'm', 0, 2, 'r', 2, 4, 6, 0, 0, 0, 0, 0, 0,
+		0, 2, 1, 2, 8, 10, 0, 4, 1, 2, 8, 10}
+	spend := []spendDay{{day: 20_001, model: "m", root: "r", n: volumes{1, 2, 3}}}
+	injected := []injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 5},
+		{day: 20_000, block: "human_messages", model: "m", occurrences: 1, bytes: 4, tokens: 5}}
+	if got := packSummary(9, spend, injected); !slices.Equal(got, packed) {
+		t.Errorf("packed as %v, want %v", got, packed)
+	}
+	sums := map[injectedKey]*InjectedBlockRow{}
+	rows, err := unpackSummary(nil, sums, packed, 0, 1<<40, newNameTable())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CostRow{{SessionID: 9, AgentRoot: "r", Model: "m", Day: dayTime(20_001), Calls: 1,
+		TokenCounts: session.TokenCounts{InputTokens: 2, OutputTokens: 3}}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("spend rows %+v, want %+v", rows, want)
+	}
+	for _, block := range []string{"session_hierarchy", "human_messages"} {
+		if got, want := sums[injectedKey{block, "m"}], (InjectedBlockRow{Block: block, Model: "m", Occurrences: 1, Bytes: 4, Tokens: 5}); got == nil || *got != want {
+			t.Errorf("%s tally %+v, want %+v", block, got, want)
 		}
 	}
 }

@@ -86,22 +86,22 @@ var everyDay = []any{[]any{neo4j.DateOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
 // summarizeLedger builds the spend summaries of a ledger written before they existed; a
 // migration step that runs once and, if interrupted, starts over on the next start.
 func (s *Store) summarizeLedger(ctx context.Context) error {
-	return s.migrateSessions(ctx, "summarize_ledger", queries.UnsummarizedSessions, "Summarizing the token ledger by day for the cost reports",
+	return s.migrateSessions(ctx, "summarize_ledger", queries.UnsummarizedSessions, "Summarizing the token ledger by day for the cost reports", 200,
 		func(tx txn, ids []any, at time.Time) error { return tx.summarizeSpend(ids, everyDay, at) })
 }
 
 // packCostSummaries packs the cost summaries of sessions recorded before summaries existed; a
 // migration step like summarizeLedger, after it.
 func (s *Store) packCostSummaries(ctx context.Context) error {
-	return s.migrateSessions(ctx, "pack_cost_summaries", queries.UncostedSessions, "Packing each session's cost summary for the cost reports",
+	return s.migrateSessions(ctx, "pack_cost_summaries", queries.UncostedSessions, "Packing each session's cost summary for the cost reports", 200,
 		func(tx txn, ids []any, _ time.Time) error { return tx.rebuildCostSummaries(ids) })
 }
 
-// migrateSessions runs a once-only migration over sessions, a batch per transaction: page
-// returns the next batch after $after (none when done, and marks it so), step migrates it.
-// It says how far it got every few thousand sessions.
-func (s *Store) migrateSessions(ctx context.Context, op, page, what string, step func(tx txn, ids []any, at time.Time) error) error {
-	const batch, every = 200, 5000
+// migrateSessions runs a once-only migration over sessions, batch sessions per transaction:
+// page returns the next batch after $after (none when done, and marks it so), step migrates
+// it. It says how far it got every few thousand sessions.
+func (s *Store) migrateSessions(ctx context.Context, op, page, what string, batch int, step func(tx txn, ids []any, at time.Time) error) error {
+	every := 25 * batch
 	after, total := int64(math.MinInt64), 0
 	for {
 		ids, err := write(ctx, s, op, func(tx txn) ([]any, error) {

@@ -48,7 +48,11 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	if err := s.packCostSummaries(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	return len(stmts) + 5, nil
+	// Sessions that spawned before spawners were labelled get the label, once.
+	if err := s.labelSpawners(ctx); err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	return len(stmts) + 6, nil
 }
 
 // lostSchemaRace reports the error a schema command gets when another process created the same

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -164,6 +165,18 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 func linkSpawnParent(tx txn, id int64, link bool) error {
 	_, err := tx.collect("link_spawn_parent", queries.LinkSpawnParent, map[string]any{"id": id, "link": link})
 	return err
+}
+
+// labelSpawners labels :Spawner the sessions that spawned before link_spawn_parent labelled
+// them; a migration step like summarizeLedger, run once.
+func (s *Store) labelSpawners(ctx context.Context) error {
+	return s.migrateSessions(ctx, "label_spawners", queries.UnlabelledSpawners, "Labelling the sessions that spawned",
+		// A session costs a look and rarely a label: batches can be larger.
+		2000,
+		func(tx txn, ids []any, _ time.Time) error {
+			_, err := tx.collect("label_spawners", queries.LabelSpawners, map[string]any{"session_ids": ids})
+			return err
+		})
 }
 
 // GetSession reads a session by id.

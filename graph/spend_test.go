@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"testing"
@@ -156,15 +157,19 @@ func TestAStampRacingTheFirstWriteOfItsRowLeavesNoStaleDay(t *testing.T) {
 }
 
 // TestEachMigrationRebuildsWhatAnOlderZimmerLacked: a session that spent under an older Zimmer
-// (without the daily summaries, or with them but without its cost summary) is whole in the
-// reports once the migration has run, and the migration is marked done.
+// (without the daily summaries, with them but without its cost summary, or with a summary in
+// the first format) is whole in the reports once the migration has run, and the migration is
+// marked done.
 func TestEachMigrationRebuildsWhatAnOlderZimmerLacked(t *testing.T) {
-	for _, tc := range []struct{ migration, left string }{
-		{"spend_days", `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
+	for _, tc := range []struct{ name, migration, left string }{
+		{"no daily summaries", "spend_days", `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
 			WITH count(*) AS deleted MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
-		{"cost_summaries", `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
+		{"no cost summary", "cost_summaries_v2", `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
+		// The first format: version 1, the session id, no spend rows, no tallies.
+		{"a cost summary of the first format", "cost_summaries_v2", `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c)
+			SET c.packed = $first_format`},
 	} {
-		t.Run(tc.migration, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			store := graphtest.Store(t)
 			ctx := context.Background()
 			s := graphtest.Session(t, store, nil)
@@ -177,10 +182,11 @@ func TestEachMigrationRebuildsWhatAnOlderZimmerLacked(t *testing.T) {
 			}
 			// What an older Zimmer left, and its migration not yet run.
 			graphtest.Cypher(t, tc.left+` WITH count(*) AS deleted MATCH (m:Migration {name: $name}) SET m.done = false`,
-				map[string]any{"id": s.ID, "name": tc.migration})
+				map[string]any{"id": s.ID, "name": tc.migration, "first_format": binary.AppendVarint(binary.AppendVarint([]byte{1}, s.ID), 0)})
 			day := at.Truncate(24 * time.Hour)
-			if r := dayReport(t, store, s.ID, day); len(r.Rows) != 0 || len(r.Injected) != 0 {
-				t.Fatalf("before migrating, the report found %+v; the summaries were not removed", r)
+			before, err := store.Spend(ctx, graph.CostScope{FromDay: day, ToDay: day.AddDate(0, 0, 1), SessionID: s.ID})
+			if err == nil && (len(before.Rows) != 0 || len(before.Injected) != 0) {
+				t.Fatalf("before migrating, the report found %+v; the summaries were not replaced", before)
 			}
 			if _, err := store.Migrate(ctx); err != nil {
 				t.Fatal(err)

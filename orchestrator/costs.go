@@ -268,32 +268,40 @@ func (s *Service) LedgerCoverage(ctx context.Context) (LedgerCoverage, error) {
 	return c, nil
 }
 
-// priceRows prices the grouped rows and folds them into the report's breakdowns. A hierarchy's
-// report folds ten thousand rows, so each model's rate is found once and lines are keyed by
-// what the rows carry, their labels made once per line.
+// priceRows prices a report's rows. A report's thousands of rows share a few days, agent
+// roots and models: each row is priced and added to its session's line and its group's (its
+// day, root and model), and the lines by day, root and model are summed from the groups.
 func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 	r := &CostReport{Pricing: prices, ByDay: []CostLine{}, ByAgentRoot: []CostLine{}, ByModel: []CostLine{}, TopSessions: []CostLine{}, UnpricedModels: []string{},
 		InjectedBlocks: []InjectedLine{}}
-	days, sessions := map[time.Time]*CostLine{}, make(map[int64]*CostLine, len(rows)/2)
-	roots, models := map[string]*CostLine{}, map[string]*CostLine{}
-	unpriced := map[string]bool{}
-	price := prices.Memo()
+	groups := costGroups{prices: prices, of: map[costGroupKey]*costGroup{}}
+	sessions := make(map[int64]*CostLine, len(rows)/2)
+	var last *CostLine // a session's rows mostly come together
 	for _, row := range rows {
-		c, priced := price(row.Model, row.TokenCounts)
-		model := cmp.Or(row.Model, "(unnamed model)")
-		if !priced {
+		g := groups.find(row)
+		c := g.price(row.TokenCounts)
+		g.line.add(c, row)
+		g.tokens = g.tokens.Add(row.TokenCounts)
+		if row.SessionID == 0 {
+			continue
+		}
+		if last == nil || last.SessionID != row.SessionID {
+			last = lineOf(sessions, row.SessionID, func() CostLine { return CostLine{SessionID: row.SessionID} })
+		}
+		last.add(c, row)
+	}
+	days, roots, models := map[time.Time]*CostLine{}, map[string]*CostLine{}, map[string]*CostLine{}
+	unpriced := map[string]bool{}
+	for _, g := range groups.all {
+		model, root := cmp.Or(g.key.model, "(unnamed model)"), cmp.Or(g.key.root, "(no agent root)")
+		if !g.priced {
 			unpriced[model] = true
 		}
-		r.CostBreakdown = r.CostBreakdown.Add(c)
-		r.TokenBreakdown = r.TokenBreakdown.Add(row.TokenCounts)
-		r.Totals.Calls += row.Calls
-		lineOf(days, row.Day, func() CostLine { return CostLine{Key: row.Day.Format(time.DateOnly)} }).add(c, row)
-		root := cmp.Or(row.AgentRoot, "(no agent root)")
-		lineOf(roots, root, func() CostLine { return CostLine{Key: root} }).add(c, row)
-		lineOf(models, model, func() CostLine { return CostLine{Key: model} }).add(c, row)
-		if row.SessionID != 0 {
-			lineOf(sessions, row.SessionID, func() CostLine { return CostLine{SessionID: row.SessionID} }).add(c, row)
-		}
+		r.CostBreakdown, r.TokenBreakdown = r.CostBreakdown.Add(g.line.Cost), r.TokenBreakdown.Add(g.tokens)
+		r.Totals.Calls += g.line.Calls
+		lineOf(days, g.key.day, func() CostLine { return CostLine{Key: g.key.day.Format(time.DateOnly)} }).merge(g.line)
+		lineOf(roots, root, func() CostLine { return CostLine{Key: root} }).merge(g.line)
+		lineOf(models, model, func() CostLine { return CostLine{Key: model} }).merge(g.line)
 	}
 	r.Totals.ListPrice, r.Totals.Tokens, r.Totals.Sessions = r.CostBreakdown.Total, r.TokenBreakdown.Tokens(), len(sessions)
 	r.ByDay = sortedLines(days, func(a, b *CostLine) int { return cmp.Compare(a.Key, b.Key) }, len(days))
@@ -315,6 +323,49 @@ func priceRows(rows []graph.CostRow, prices *pricing.Table) *CostReport {
 	return r
 }
 
+// costGroupKey is what a report's rows are grouped by before its lines are summed.
+type costGroupKey struct {
+	day         time.Time
+	root, model string
+}
+
+// costGroup is the rows of one day, agent root and model, and their model's price.
+type costGroup struct {
+	key    costGroupKey
+	price  func(session.TokenCounts) pricing.Cost
+	priced bool
+	line   CostLine
+	tokens session.TokenCounts
+}
+
+// costGroups finds a row's group: one of the last few (rows repeat them in turn) before the map.
+type costGroups struct {
+	prices *pricing.Table
+	of     map[costGroupKey]*costGroup
+	all    []*costGroup
+	recent [4]*costGroup
+	next   int
+}
+
+func (gs *costGroups) find(row graph.CostRow) *costGroup {
+	for _, g := range gs.recent {
+		if g != nil && g.key.model == row.Model && g.key.root == row.AgentRoot && g.key.day.Equal(row.Day) {
+			return g
+		}
+	}
+	k := costGroupKey{day: row.Day, root: row.AgentRoot, model: row.Model}
+	g := gs.of[k]
+	if g == nil {
+		g = &costGroup{key: k}
+		g.price, g.priced = gs.prices.For(row.Model)
+		gs.of[k] = g
+		gs.all = append(gs.all, g)
+	}
+	gs.recent[gs.next] = g
+	gs.next = (gs.next + 1) % len(gs.recent)
+	return g
+}
+
 // lineOf is the line of key k in m, made by fresh the first time.
 func lineOf[K comparable](m map[K]*CostLine, k K, fresh func() CostLine) *CostLine {
 	l := m[k]
@@ -329,6 +380,12 @@ func lineOf[K comparable](m map[K]*CostLine, k K, fresh func() CostLine) *CostLi
 func (l *CostLine) add(c pricing.Cost, row graph.CostRow) {
 	l.Cost = l.Cost.Add(c)
 	l.ListPrice, l.Calls, l.Tokens = l.Cost.Total, l.Calls+row.Calls, l.Tokens+row.Tokens()
+}
+
+// merge adds another line's sums to l.
+func (l *CostLine) merge(o CostLine) {
+	l.Cost = l.Cost.Add(o.Cost)
+	l.ListPrice, l.Calls, l.Tokens = l.Cost.Total, l.Calls+o.Calls, l.Tokens+o.Tokens
 }
 
 // priceInjected prices the injected blocks as input tokens, naming a model without a rate.

@@ -178,21 +178,10 @@ func (t *Table) Price(model string, v session.TokenCounts) (c Cost, priced bool)
 	return t.cost(r, priced, v), priced
 }
 
-// Memo is Price for many rows of few models (a report's): each model's family is found once.
-func (t *Table) Memo() func(model string, v session.TokenCounts) (Cost, bool) {
-	type rated struct {
-		r  Rates
-		ok bool
-	}
-	found := map[string]rated{}
-	return func(model string, v session.TokenCounts) (Cost, bool) {
-		f, seen := found[model]
-		if !seen {
-			f.r, f.ok = t.RatesFor(model)
-			found[model] = f
-		}
-		return t.cost(f.r, f.ok, v), f.ok
-	}
+// For is Price for many rows of one model (a report's): its family is found once.
+func (t *Table) For(model string) (price func(session.TokenCounts) Cost, priced bool) {
+	r, priced := t.RatesFor(model)
+	return func(v session.TokenCounts) Cost { return t.cost(r, priced, v) }, priced
 }
 
 func (t *Table) cost(r Rates, priced bool, v session.TokenCounts) (c Cost) {

@@ -10,21 +10,31 @@
 // Returns: one row {summaries: [bytes]}.
 CALL {
   // Each branch is guarded by a row, not a WHERE, as in spend_rows.
-  UNWIND CASE WHEN $session_id <> 0 AND NOT $descendants THEN [true] ELSE [] END AS one
+  // The session, alone or atop its subtree.
+  UNWIND CASE WHEN $session_id <> 0 THEN [true] ELSE [] END AS one
   MATCH (s:Session {id: $session_id})
   RETURN s
   UNION ALL
+  // Below it, each session is the child of the top or of a spawner under it: only :Spawner
+  // sessions are expanded, never the leaves (most of a wide router's subtree). A session has
+  // one spawner, so the subtree reaches each session once.
   UNWIND CASE WHEN $session_id <> 0 AND $descendants THEN [true] ELSE [] END AS tree
-  // A session has one spawner, so its subtree reaches each session once.
-  MATCH (:Session {id: $session_id})-[:SPAWNED*0..]->(s:Session)
+  MATCH (:Session {id: $session_id}) (()-[:SPAWNED]->(:Spawner)){0,} ()-[:SPAWNED]->(s)
   RETURN s
   UNION ALL
   UNWIND CASE WHEN $session_id = 0 AND $agent_root <> '' AND $descendants THEN [true] ELSE [] END AS trees
   // An agent root's sessions may spawn each other: a session in two of their subtrees is one.
   MATCH (top:Session {agent_root_key: $agent_root})
-  MATCH (top)-[:SPAWNED*0..]->(s:Session)
+  CALL (top) {
+    RETURN top AS s
+    UNION ALL
+    MATCH (top) (()-[:SPAWNED]->(:Spawner)){0,} ()-[:SPAWNED]->(s)
+    RETURN s
+  }
   RETURN DISTINCT s
 }
-MATCH (s)-[:COST_SUMMARY]->(c:CostSummary)
+// SPAWNED joins sessions and COST_SUMMARY leads to a summary: labels are not checked again,
+// which would read every session and summary once more.
+MATCH (s)-[:COST_SUMMARY]->(c)
 WHERE c.last_day >= $from_day AND c.first_day < $to_day
 RETURN collect(c.packed) AS summaries

@@ -1,10 +1,12 @@
 // ImportEdges: bulk-create spawn and uncle edges for a synthetic fleet. It locks nothing and
 // checks no cycles: the caller guarantees the edges are acyclic (e.g. senior id < junior id).
+// A spawner is labelled :Spawner, as link_spawn_parent labels it.
 // Params: $spawns (list of {from, to}), $uncles (list of {from, to}), $at. Returns: one row {ok}.
 CALL () {
   UNWIND $spawns AS e
   MATCH (a:Session {id: e.from}), (b:Session {id: e.to})
   CREATE (a)-[:SPAWNED]->(b)
+  SET a:Spawner
 }
 CALL () {
   UNWIND $uncles AS e

@@ -52,6 +52,16 @@ var InsertSession string
 //go:embed link_spawn_parent.cypher
 var LinkSpawnParent string
 
+// UnlabelledSpawners pages every session for the migration that labels spawners.
+//
+//go:embed unlabelled_spawners.cypher
+var UnlabelledSpawners string
+
+// LabelSpawners labels :Spawner those of some sessions that have spawned.
+//
+//go:embed label_spawners.cypher
+var LabelSpawners string
+
 // GetSession reads a session by id.
 //
 //go:embed get_session.cypher

@@ -1,13 +1,14 @@
 // UncostedSessions: the next sessions, in id order after $after, with SpendDay rows or
 // InjectedBlock tallies, for the migration that packs the cost summaries of sessions recorded
-// before summaries existed (repacking one that has its summary already is harmless); none once
-// the migration is done, and finding none marks it done. Candidates are read from the two
+// before summaries existed or before their format's version (repacking a summary already
+// current is harmless); none once the migration is done, and finding none marks it done. The
+// marker names the format (costSummaryVersion): a new format is a new marker, repacking all. Candidates are read from the two
 // session_id indexes in order, so a batch stops at its last session and the last batch does
 // not scan the sessions that never spent. The marker is locked first, so two processes
 // starting at once take batches one after the other.
 // Params: $after (session id), $limit, $at (datetime).
 // Returns: one row {ids}.
-MERGE (m:Migration {name: 'cost_summaries'})
+MERGE (m:Migration {name: 'cost_summaries_v2'})
 SET m.at = $at
 WITH m, coalesce(m.done, false) AS done
 CALL (done) {

@@ -11,15 +11,17 @@ import (
 	"github.com/zimmerhq/zimmer/catalog"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/orchestrator"
+	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
 )
 
 // costRowsPerSession is how many ledger rows each session under the measured router spent.
 const costRowsPerSession = 3
 
-// benchBlocks are the prompt blocks each session under the measured router had injected.
-var benchBlocks = []graph.InjectedBlock{{Block: "session_hierarchy", Bytes: 2400, Tokens: 600},
-	{Block: "human_messages", Bytes: 800, Tokens: 200}, {Block: "provenance_pointer", Bytes: 160, Tokens: 40}}
+// benchBlocks are the prompt blocks each session under the measured router had injected: the
+// two Zimmer injects (provenance.Blocks).
+var benchBlocks = []graph.InjectedBlock{{Block: provenance.BlockHierarchy, Bytes: 2400, Tokens: 600},
+	{Block: provenance.BlockHumanMessages, Bytes: 800, Tokens: 200}}
 
 // costRollup measures the hierarchy cost roll-up as get_costs with include_descendants (and
 // GET /costs?include_descendants=true) computes it: the whole report over the first wide
