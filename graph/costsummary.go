@@ -13,13 +13,15 @@ import (
 )
 
 // A session's cost summary is everything a report over sessions reads of it, packed into one
-// byte string on one CostSummary node: its SpendDay rows and its InjectedBlock tallies, every
-// day of each. A roll-up over a 5,000-session hierarchy then reads one property per session
-// instead of two or three nodes with five properties each, and the driver decodes 5,000 byte
-// strings instead of 50,000 values: that decoding, not the walk, was most of the report's time.
-// The summaries are derived: rebuilt from the SpendDay and InjectedBlock nodes (which stay the
-// record, and serve the fleet and agent-root scopes through their indexes) in the transaction
-// that changes either, under the session's lock, never patched.
+// byte string on the session node (its cost_summary, beside cost_first_day and cost_last_day):
+// its SpendDay rows and its InjectedBlock tallies, every day of each. A roll-up over a
+// 5,000-session hierarchy then reads one property of each session its walk reaches, instead of
+// two or three nodes with five properties each (or a summary node a hop away, which costs a
+// pass over each session's relationships), and the driver decodes 5,000 byte strings instead
+// of 50,000 values. The summaries are derived: rebuilt from the SpendDay and InjectedBlock
+// nodes (which stay the record, and serve the fleet and agent-root scopes through their
+// indexes) in the transaction that changes either, under the session's lock, never patched;
+// a session's writer (replace_session) keeps them as they are.
 //
 // Layout (signed varints as encoding/binary writes them): version, session id, first day
 // (days since 1970-01-01), the number of spend rows, then per spend row: day (after the

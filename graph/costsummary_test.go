@@ -168,3 +168,22 @@ func collected(p neo4j.ProfiledPlan) int64 {
 	}
 	return -1
 }
+
+// TestUpdatingASessionKeepsItsCostSummary: the summary is the store's, kept on the session node
+// beside what the session's writers own; an update of the session, which rewrites every
+// property it knows, leaves the summary as it was.
+func TestUpdatingASessionKeepsItsCostSummary(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	s := graphtest.Session(t, store, nil)
+	at := time.Now().UTC()
+	if _, err := store.RecordTokenUsage(ctx, s.ID, []session.TokenUsage{usage(graphtest.Unique(t, "kept"), "claude-opus-4-5", at, true, 700)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.UpdateSession(ctx, s.ID, func(u *session.Session) error { title := "renamed"; u.Title = &title; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, calls := spentOn(t, store, s.ID, at.Truncate(24*time.Hour)); calls != 1 || got.InputTokens != 700 {
+		t.Errorf("after an update the report finds %d calls and %d input tokens, want 1 and 700", calls, got.InputTokens)
+	}
+}

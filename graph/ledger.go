@@ -90,11 +90,18 @@ func (s *Store) summarizeLedger(ctx context.Context) error {
 		func(tx txn, ids []any, at time.Time) error { return tx.summarizeSpend(ids, everyDay, at) })
 }
 
-// packCostSummaries packs the cost summaries of sessions recorded before summaries existed; a
-// migration step like summarizeLedger, after it.
+// packCostSummaries packs the cost summaries of sessions recorded before summaries existed or
+// in an older format, and drops the CostSummary nodes summaries were once kept on; a migration
+// step like summarizeLedger, after it.
 func (s *Store) packCostSummaries(ctx context.Context) error {
 	return s.migrateSessions(ctx, "pack_cost_summaries", queries.UncostedSessions, "Packing each session's cost summary for the cost reports", 200,
-		func(tx txn, ids []any, _ time.Time) error { return tx.rebuildCostSummaries(ids) })
+		func(tx txn, ids []any, _ time.Time) error {
+			if err := tx.rebuildCostSummaries(ids); err != nil {
+				return err
+			}
+			_, err := tx.collect("drop_cost_summary_nodes", queries.DropCostSummaryNodes, map[string]any{"session_ids": ids})
+			return err
+		})
 }
 
 // migrateSessions runs a once-only migration over sessions, batch sessions per transaction:

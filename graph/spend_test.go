@@ -163,11 +163,13 @@ func TestAStampRacingTheFirstWriteOfItsRowLeavesNoStaleDay(t *testing.T) {
 func TestEachMigrationRebuildsWhatAnOlderZimmerLacked(t *testing.T) {
 	for _, tc := range []struct{ name, migration, left string }{
 		{"no daily summaries", "spend_days", `MATCH (d:SpendDay {session_id: $id}) DETACH DELETE d
-			WITH count(*) AS deleted MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
-		{"no cost summary", "cost_summaries_v2", `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) DETACH DELETE c`},
-		// The first format: version 1, the session id, no spend rows, no tallies.
-		{"a cost summary of the first format", "cost_summaries_v2", `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c)
-			SET c.packed = $first_format`},
+			WITH count(*) AS deleted MATCH (s:Session {id: $id}) REMOVE s.cost_summary, s.cost_first_day, s.cost_last_day`},
+		{"no cost summary", "cost_summaries_v2", `MATCH (s:Session {id: $id}) REMOVE s.cost_summary, s.cost_first_day, s.cost_last_day`},
+		// The first format, on a node of its own: version 1, the session id, no spend rows, no
+		// tallies. The session's own summary is not there yet.
+		{"a cost summary of the first format", "cost_summaries_v2", `MATCH (s:Session {id: $id})
+			REMOVE s.cost_summary, s.cost_first_day, s.cost_last_day
+			CREATE (s)-[:COST_SUMMARY]->(:CostSummary {session_id: $id, packed: $first_format, first_day: 0, last_day: 100000})`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store := graphtest.Store(t)
@@ -199,6 +201,9 @@ func TestEachMigrationRebuildsWhatAnOlderZimmerLacked(t *testing.T) {
 			}
 			if !migrationDone(t, tc.migration) {
 				t.Error("the migration is not marked done: every start would run it again")
+			}
+			if res := graphtest.Query(t, `MATCH (:Session {id: $id})-[:COST_SUMMARY]->(c) RETURN c`, map[string]any{"id": s.ID}); len(res.Records) != 0 {
+				t.Error("a summary node of the old layout outlived the migration")
 			}
 		})
 	}

@@ -33,8 +33,6 @@ CALL {
   }
   RETURN DISTINCT s
 }
-// SPAWNED joins sessions and COST_SUMMARY leads to a summary: labels are not checked again,
-// which would read every session and summary once more.
-MATCH (s)-[:COST_SUMMARY]->(c)
-WHERE c.last_day >= $from_day AND c.first_day < $to_day
-RETURN collect(c.packed) AS summaries
+WITH s
+WHERE s.cost_last_day >= $from_day AND s.cost_first_day < $to_day
+RETURN collect(s.cost_summary) AS summaries

@@ -41,6 +41,11 @@ var CostSummarySources string
 //go:embed write_cost_summaries.cypher
 var WriteCostSummaries string
 
+// DropCostSummaryNodes deletes the summary nodes of a former layout, for the migration.
+//
+//go:embed drop_cost_summary_nodes.cypher
+var DropCostSummaryNodes string
+
 // UncostedSessions pages the sessions without cost summaries for their migration.
 //
 //go:embed uncosted_sessions.cypher

@@ -1,10 +1,10 @@
 // UncostedSessions: the next sessions, in id order after $after, with SpendDay rows or
 // InjectedBlock tallies, for the migration that packs the cost summaries of sessions recorded
-// before summaries existed or before their format's version (repacking a summary already
-// current is harmless); none once the migration is done, and finding none marks it done. The
-// marker names the format (costSummaryVersion): a new format is a new marker, repacking all. Candidates are read from the two
-// session_id indexes in order, so a batch stops at its last session and the last batch does
-// not scan the sessions that never spent. The marker is locked first, so two processes
+// before summaries existed, in an older format or on CostSummary nodes (repacking a summary
+// already current is harmless); none once the migration is done, and finding none marks it
+// done. The marker names the format (costSummaryVersion): a new format is a new marker, which
+// repacks all. Candidates are read from the two session_id indexes in order, so a batch stops
+// at its last session and the last batch does not scan the sessions that never spent. The marker is locked first, so two processes
 // starting at once take batches one after the other.
 // Params: $after (session id), $limit, $at (datetime).
 // Returns: one row {ids}.
