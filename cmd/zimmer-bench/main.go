@@ -87,8 +87,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	} else {
 		fmt.Fprintf(out, "fleet of %d sessions already loaded\n", o.sessions)
 	}
-	fmt.Fprintf(out, "\nfleet: %d sessions, %d spawn edges, %d uncle edges, %d wide routers of %d children, hot session #%d with %d seniors\n\n",
-		o.sessions, len(f.spawns), len(f.uncles), len(f.wide), f.wideSize, f.hot, f.hotSeniors)
+	fmt.Fprintf(out, "\nfleet: %s\n\n", f.forget())
 	fmt.Fprintf(out, "%-58s %8s %8s %8s %8s\n", "measurement", "n", "p50", "p99", "max")
 	r := rand.New(rand.NewPCG(o.seed, 99))
 	random := func() int64 { return 1 + r.Int64N(int64(o.sessions)) }
