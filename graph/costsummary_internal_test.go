@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/provenance"
 	"github.com/zimmerhq/zimmer/session"
 )
 
@@ -157,6 +158,16 @@ func workingDay(sessionID int64) []byte {
 func TestASessionsDayPacksIntoOneArrayBlock(t *testing.T) {
 	if n := len(workingDay(1_000_000)); n > 117 {
 		t.Errorf("a working day packs into %d bytes, more than one array block holds", n)
+	}
+}
+
+// TestZimmersBlocksAreWellKnownNames: every block Zimmer injects packs as a number; a block
+// added to provenance.Blocks is appended to wellKnownNames too.
+func TestZimmersBlocksAreWellKnownNames(t *testing.T) {
+	for _, block := range []string{provenance.BlockHierarchy, provenance.BlockHumanMessages} {
+		if !slices.Contains(wellKnownNames[:], block) {
+			t.Errorf("block %q is not a well-known name: every summary would spell it out", block)
+		}
 	}
 }
 
