@@ -23,10 +23,11 @@ import (
 // indexes) in the transaction that changes either, under the session's lock, never patched;
 // a session's writer (replace_session) keeps them as they are.
 //
-// Layout (signed varints as encoding/binary writes them): version, session id, first day
-// (days since 1970-01-01), the number of spend rows, then per spend row: day (after the
-// first), model, agent root, and the nine volumes of SpendDay.n; then, to the end, per
-// injected tally: day (after the first), block, model, occurrences, bytes, tokens.
+// Layout (signed varints as encoding/binary writes them): version, session id, a base day
+// (days since 1970-01-01; the first day, so the others are small), the number of spend rows,
+// then per spend row: day (after the base), model, agent root, and the nine volumes of
+// SpendDay.n; then, to the end, per injected tally: day (after the base), block, model,
+// occurrences, bytes, tokens.
 //
 // A name is a number k, as HPACK names a header: k > 0 is the k-th of wellKnownNames, 0 a
 // string that follows (its length, then its bytes) and joins the summary's own names, k < 0
@@ -59,21 +60,21 @@ type injectedDay struct {
 	occurrences, bytes, tokens int64
 }
 
-// packSummary packs a session's summary from its rows and tallies.
-func packSummary(sessionID int64, spend []spendDay, injected []injectedDay) []byte {
-	first, _, _ := daySpan(spend, injected)
+// packSummary packs a session's summary from its rows and tallies, their days counted from
+// base (any day; the first keeps them short).
+func packSummary(sessionID, base int64, spend []spendDay, injected []injectedDay) []byte {
 	b := binary.AppendVarint([]byte{costSummaryVersion}, sessionID)
-	b = binary.AppendVarint(binary.AppendVarint(b, first), int64(len(spend)))
+	b = binary.AppendVarint(binary.AppendVarint(b, base), int64(len(spend)))
 	var own []string
 	for _, r := range spend {
-		b = binary.AppendVarint(b, r.day-first)
+		b = binary.AppendVarint(b, r.day-base)
 		b = appendName(appendName(b, &own, r.model), &own, r.root)
 		for _, v := range r.n {
 			b = binary.AppendVarint(b, v)
 		}
 	}
 	for _, r := range injected {
-		b = binary.AppendVarint(b, r.day-first)
+		b = binary.AppendVarint(b, r.day-base)
 		b = appendName(appendName(b, &own, r.block), &own, r.model)
 		b = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(b, r.occurrences), r.bytes), r.tokens)
 	}
@@ -194,10 +195,10 @@ type injectedKey struct{ block, model string }
 // out, and adds its tallies of those days into sums.
 func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []byte, from, to int64, names *nameTable) ([]CostRow, error) {
 	r := newSummaryReader(b, names)
-	id, first := r.varint(), r.varint()
+	id, base := r.varint(), r.varint()
 	// A count read from a corrupt summary may be anything: the loop ends at the first fault.
 	for i, count := int64(0), r.varint(); i < count && r.err == nil; i++ {
-		day, model, root := first+r.varint(), r.name(), r.name()
+		day, model, root := base+r.varint(), r.name(), r.name()
 		var n volumes
 		for i := range n {
 			n[i] = r.varint()
@@ -207,7 +208,7 @@ func unpackSummary(out []CostRow, sums map[injectedKey]*InjectedBlockRow, b []by
 		}
 	}
 	for r.more() {
-		day, block, model := first+r.varint(), r.name(), r.name()
+		day, block, model := base+r.varint(), r.name(), r.name()
 		occurrences, bytes, tokens := r.varint(), r.varint(), r.varint()
 		if r.err != nil || day < from || day >= to {
 			continue
@@ -264,8 +265,9 @@ func (t txn) rebuildCostSummaries(sessionIDs []any) error {
 			return fmt.Errorf("summarize the injected blocks of session %d: %w", id, err)
 		}
 		// A report skips a summary whose days all fall outside its window without reading it.
-		summary := map[string]any{"id": id, "packed": packSummary(id, spend, injected), "first_day": nil, "last_day": nil}
-		if first, last, ok := daySpan(spend, injected); ok {
+		first, last, ok := daySpan(spend, injected)
+		summary := map[string]any{"id": id, "packed": packSummary(id, first, spend, injected), "first_day": nil, "last_day": nil}
+		if ok {
 			summary["first_day"], summary["last_day"] = first, last
 		}
 		summaries = append(summaries, summary)
@@ -276,17 +278,22 @@ func (t txn) rebuildCostSummaries(sessionIDs []any) error {
 
 // daySpan is the first and last day a summary holds; ok is false when it holds none.
 func daySpan(spend []spendDay, injected []injectedDay) (first, last int64, ok bool) {
-	days := make([]int64, 0, len(spend)+len(injected))
+	see := func(day int64) {
+		if !ok || day < first {
+			first = day
+		}
+		if !ok || day > last {
+			last = day
+		}
+		ok = true
+	}
 	for _, r := range spend {
-		days = append(days, r.day)
+		see(r.day)
 	}
 	for _, r := range injected {
-		days = append(days, r.day)
+		see(r.day)
 	}
-	if len(days) == 0 {
-		return 0, 0, false
-	}
-	return slices.Min(days), slices.Max(days), true
+	return first, last, ok
 }
 
 // spendSources decodes SpendDay rows as cost_summary_sources returns them: [day, model,

@@ -29,7 +29,7 @@ func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
 		{day: day("2026-12-02"), model: "evil\x00model|with\nseparators,ünïcødé", root: "root:with:colons", n: [9]int64{1, 1 << 40, -5}},
 		{day: day("1969-12-31"), model: "before-the-epoch", root: "r", n: [9]int64{2}},
 	}
-	b := packSummary(42, rows, nil)
+	b := packSummary(42, day("2026-12-01"), rows, nil) // a day before the base packs too
 	for _, tc := range []struct {
 		name     string
 		from, to int64
@@ -64,12 +64,12 @@ func TestACostSummaryUnpacksToWhatWasPacked(t *testing.T) {
 // sum per block and model, of the window's days only, beside their spend.
 func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
 	sums := map[injectedKey]*InjectedBlockRow{}
-	a := packSummary(1, []spendDay{{day: 100, model: "m", root: "r", n: [9]int64{1}}}, []injectedDay{
+	a := packSummary(1, 100, []spendDay{{day: 100, model: "m", root: "r", n: [9]int64{1}}}, []injectedDay{
 		{day: 100, block: "session_hierarchy", model: "m", occurrences: 2, bytes: 800, tokens: 200},
 		{day: 101, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 400, tokens: 100},
 		{day: 99, block: "session_hierarchy", model: "m", occurrences: 50, bytes: 5, tokens: 5}, // outside
 	})
-	b := packSummary(2, nil, []injectedDay{
+	b := packSummary(2, 100, nil, []injectedDay{
 		{day: 100, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 40, tokens: 10},
 		{day: 100, block: "human_messages", model: "m", occurrences: 3, bytes: 12, tokens: 3},
 	})
@@ -100,11 +100,11 @@ func TestInjectedTalliesSumPerBlockAndModelOverTheWindow(t *testing.T) {
 // TestACorruptCostSummaryIsAnErrorNotAPanic: a summary cut short or of another version is
 // reported as corrupt, never read past its end.
 func TestACorruptCostSummaryIsAnErrorNotAPanic(t *testing.T) {
-	// header is a summary's start up to its spend rows: version, session 7, first day 20,000.
+	// header is a summary's start up to its spend rows: version, session 7, base day 20,000.
 	header := func(rows int64) []byte {
 		return binary.AppendVarint(binary.AppendVarint(binary.AppendVarint([]byte{costSummaryVersion}, 7), 20_000), rows)
 	}
-	whole := packSummary(7, []spendDay{{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{1, 2, 3}}},
+	whole := packSummary(7, 20_000, []spendDay{{day: 20_000, model: "claude-opus-4-5", root: "zimmer", n: [9]int64{1, 2, 3}}},
 		[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 1}})
 	for _, tc := range []struct {
 		name string
@@ -145,7 +145,7 @@ func BenchmarkUnpackingAHierarchyOf5000Sessions(b *testing.B) {
 // workingDay is the summary of a session's day of work: two models' spend and Zimmer's blocks
 // injected into its turns.
 func workingDay(sessionID int64) []byte {
-	return packSummary(sessionID, []spendDay{
+	return packSummary(sessionID, 20_000, []spendDay{
 		{day: 20_000, model: "claude-opus-4-5-20251101", root: "zimmer", n: [9]int64{2, 2400, 600, 80_000, 1800}},
 		{day: 20_000, model: "claude-haiku-4-5-20251001", root: "zimmer", n: [9]int64{1, 1200, 300, 40_000, 900}}},
 		[]injectedDay{{day: 20_000, block: "session_hierarchy", model: "claude-opus-4-5-20251101", occurrences: 1, bytes: 2400, tokens: 600},
@@ -174,14 +174,14 @@ func TestZimmersBlocksAreWellKnownNames(t *testing.T) {
 // TestThePackedFormatIsStable: summaries outlive the binary that wrote them, so a summary
 // packed today unpacks the same under every later version of this format.
 func TestThePackedFormatIsStable(t *testing.T) {
-	// Session 9, first day 20,000: one spend row on day 20,001 (model "m", root "r"), then a
+	// Session 9, base day 20,000: one spend row on day 20,001 (model "m", root "r"), then a
 	// session_hierarchy and a human_messages tally on day 20,000, both for "m".
 	packed := []byte{2, 18, 0xc0, 0xb8, 0x02, 2, 2, 0, 2, 'm', 0, 2, 'r', 2, 4, 6, 0, 0, 0, 0, 0, 0,
 		0, 2, 1, 2, 8, 10, 0, 4, 1, 2, 8, 10}
 	spend := []spendDay{{day: 20_001, model: "m", root: "r", n: volumes{1, 2, 3}}}
 	injected := []injectedDay{{day: 20_000, block: "session_hierarchy", model: "m", occurrences: 1, bytes: 4, tokens: 5},
 		{day: 20_000, block: "human_messages", model: "m", occurrences: 1, bytes: 4, tokens: 5}}
-	if got := packSummary(9, spend, injected); !slices.Equal(got, packed) {
+	if got := packSummary(9, 20_000, spend, injected); !slices.Equal(got, packed) {
 		t.Errorf("packed as %v, want %v", got, packed)
 	}
 	sums := map[injectedKey]*InjectedBlockRow{}

@@ -3,8 +3,9 @@ package queries
 import _ "embed"
 
 // The cost report's statements: the ledger's daily summaries and each session's packed cost
-// summary (kept with every write, built once for an older ledger by migrations) read for pricing, the ledger itself for the census, its
-// coverage, and the sweep of every transcript into it.
+// summary (kept with every write, built once for an older ledger by migrations) read for
+// pricing, the ledger itself for the census, its coverage, and the sweep of every transcript
+// into it.
 
 // CostRows groups the ledger over a window, fleet-wide.
 //
