@@ -105,15 +105,15 @@ func (s *Store) packCostSummaries(ctx context.Context) error {
 }
 
 // migrateSessions runs a once-only migration over sessions, batch sessions per transaction:
-// page returns the next batch after $after (none when done, and marks it so), step migrates
-// it. It says how far it got every few thousand sessions.
+// page returns the next batch after $after (none when done, and marks it so; $migration is op),
+// step migrates it. It says how far it got every few thousand sessions.
 func (s *Store) migrateSessions(ctx context.Context, op, page, what string, batch int, step func(tx txn, ids []any, at time.Time) error) error {
 	every := 25 * batch
 	after, total := int64(math.MinInt64), 0
 	for {
 		ids, err := write(ctx, s, op, func(tx txn) ([]any, error) {
 			at := s.now().UTC()
-			rec, err := tx.single(op, page, map[string]any{"after": after, "limit": batch, "at": at})
+			rec, err := tx.single(op, page, map[string]any{"migration": op, "after": after, "limit": batch, "at": at})
 			if err != nil {
 				return nil, err
 			}

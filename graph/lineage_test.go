@@ -287,3 +287,84 @@ func TestTheCycleCheckIsExactWhateverTheWidthOfEachSide(t *testing.T) {
 		}
 	}
 }
+
+// The walk orders a level's juniors by the junior_id on the edges that reach them, so every way
+// a lineage edge comes to be — and the migration for edges written before — must set it to the
+// junior's id.
+func TestEveryLineageEdgeCarriesItsJuniorsID(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	withParent := func(p int64) func(*session.Session) { return func(d *session.Session) { d.ParentSessionID = &p } }
+	uncle := func(t *testing.T, senior, junior int64, want graph.UncleResult) {
+		t.Helper()
+		if got, err := store.RecordUncleEdge(ctx, senior, junior, "test"); err != nil || got != want {
+			t.Fatalf("uncle edge #%d → #%d: %v, %v; want %v", senior, junior, got, err, want)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		edges func(t *testing.T) []int64 // the juniors of the edges made
+	}{
+		{"spawned by a session created with its parent", func(t *testing.T) []int64 {
+			return []int64{graphtest.Session(t, store, withParent(graphtest.Session(t, store, nil).ID)).ID}
+		}},
+		{"spawned by a router_session_id", func(t *testing.T) []int64 {
+			top := graphtest.Session(t, store, nil)
+			return []int64{graphtest.Session(t, store, func(d *session.Session) {
+				d.CustomMetadata[session.CustomRouterSessionID] = float64(top.ID)
+			}).ID}
+		}},
+		{"spawned by a parent given later", func(t *testing.T) []int64 {
+			top, child := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
+			if _, err := store.UpdateSession(ctx, child.ID, func(s *session.Session) error { s.ParentSessionID = &top.ID; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			return []int64{child.ID}
+		}},
+		{"an uncle edge recorded", func(t *testing.T) []int64 {
+			a, b := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
+			uncle(t, a.ID, b.ID, graph.UncleCreated)
+			return []int64{b.ID}
+		}},
+		{"an uncle edge inverted", func(t *testing.T) []int64 {
+			a, b := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
+			uncle(t, a.ID, b.ID, graph.UncleCreated)
+			uncle(t, b.ID, a.ID, graph.UncleInverted)
+			return []int64{a.ID}
+		}},
+		{"imported", func(t *testing.T) []int64 {
+			top, leaf := importedChain(t, store)
+			return []int64{top + 1, leaf}
+		}},
+		{"written before edges carried it", func(t *testing.T) []int64 {
+			top, leaf := importedChain(t, store)
+			ids := importLineage(t, store, []string{"old-senior", "old-junior"}, [][2]string{{"old-senior", "old-junior"}})
+			juniors := []int64{top + 1, leaf, ids["old-junior"]}
+			graphtest.Cypher(t, `MATCH ()-[e:SPAWNED|UNCLE_OF]->(j:Session) WHERE j.id IN $ids REMOVE e.junior_id
+				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_edge_junior_ids'}) SET m.done = false`,
+				map[string]any{"ids": juniors})
+			if _, err := store.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if !migrationDone(t, "lineage_edge_junior_ids") {
+				t.Error("the migration is not marked done: every start would run it again")
+			}
+			return juniors
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			juniors := tc.edges(t)
+			res := graphtest.Query(t, `MATCH ()-[e:SPAWNED|UNCLE_OF]->(j:Session) WHERE j.id IN $ids
+				RETURN j.id AS junior, e.junior_id AS carried ORDER BY junior`, map[string]any{"ids": juniors})
+			if len(res.Records) != len(juniors) {
+				t.Fatalf("%d lineage edges into %v, want %d", len(res.Records), juniors, len(juniors))
+			}
+			for _, rec := range res.Records {
+				junior, _ := rec.Get("junior")
+				if carried, _ := rec.Get("carried"); carried != junior {
+					t.Errorf("the edge into #%v carries junior_id %v", junior, carried)
+				}
+			}
+		})
+	}
+}

@@ -52,7 +52,11 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	if err := s.labelSpawners(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	return len(stmts) + 6, nil
+	// Lineage edges written before each carried its junior's id get it, once.
+	if err := s.numberLineageEdges(ctx); err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	return len(stmts) + 7, nil
 }
 
 // lostSchemaRace reports the error a schema command gets when another process created the same

@@ -170,11 +170,22 @@ func linkSpawnParent(tx txn, id int64, link bool) error {
 // labelSpawners labels :Spawner the sessions that spawned before link_spawn_parent labelled
 // them; a migration step like summarizeLedger, run once.
 func (s *Store) labelSpawners(ctx context.Context) error {
-	return s.migrateSessions(ctx, "label_spawners", queries.UnlabelledSpawners, "Labelling the sessions that spawned",
+	return s.migrateSessions(ctx, "spawner_labels", queries.EverySessionOnce, "Labelling the sessions that spawned",
 		// A session costs a look and rarely a label: batches can be larger.
 		2000,
 		func(tx txn, ids []any, _ time.Time) error {
 			_, err := tx.collect("label_spawners", queries.LabelSpawners, map[string]any{"session_ids": ids})
+			return err
+		})
+}
+
+// numberLineageEdges sets junior_id on the lineage edges written before the edge writers set it;
+// a migration step like labelSpawners, run once.
+func (s *Store) numberLineageEdges(ctx context.Context) error {
+	return s.migrateSessions(ctx, "lineage_edge_junior_ids", queries.EverySessionOnce, "Numbering the lineage edges by junior",
+		2000,
+		func(tx txn, ids []any, _ time.Time) error {
+			_, err := tx.collect("number_lineage_edges", queries.NumberLineageEdges, map[string]any{"session_ids": ids})
 			return err
 		})
 }

@@ -270,24 +270,44 @@ func (h *Hierarchy) load(src Source, order []int64, depth map[int64]int, under m
 	return nil
 }
 
-// Complete fills in what follows from the node set alone: the current marker, and each node's
-// uncles that are themselves in the hierarchy, ascending.
+// Complete fills in what follows from the node set alone: the current marker, each node's
+// uncles that are themselves in the hierarchy, ascending, and the node each junior is drawn
+// under where the walk left that unset. A junior was reached from the level just above it, so
+// it is drawn under its spawn parent when that is one level up, else under its lowest-id uncle
+// one level up: what walkDown records, derived again.
 func (h *Hierarchy) Complete() {
-	in := make(map[int64]bool, len(h.Nodes))
+	depth := make(map[int64]int, len(h.Nodes))
 	for _, n := range h.Nodes {
-		in[n.ID] = true
+		depth[n.ID] = n.Depth
 	}
 	for i := range h.Nodes {
 		n := &h.Nodes[i]
 		n.Current = n.ID == h.SessionID
 		n.InGraphUncles = nil
 		for _, u := range n.UncleIDs {
-			if in[u] {
+			if _, in := depth[u]; in {
 				n.InGraphUncles = append(n.InGraphUncles, u)
 			}
 		}
 		slices.Sort(n.InGraphUncles)
+		if n.Under == 0 && n.Depth > 0 {
+			n.Under = drawnUnder(n, depth)
+		}
 	}
+}
+
+// drawnUnder is the senior one level above n that the walk reached n from, as nextLevel picks it.
+func drawnUnder(n *Node, depth map[int64]int) int64 {
+	above := func(id int64) bool { d, in := depth[id]; return in && d == n.Depth-1 }
+	if n.ParentID != nil && above(*n.ParentID) {
+		return *n.ParentID
+	}
+	for _, u := range n.InGraphUncles { // ascending
+		if above(u) {
+			return u
+		}
+	}
+	return 0
 }
 
 func dedupe(ids []int64) []int64 {

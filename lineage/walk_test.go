@@ -210,3 +210,42 @@ func TestUnorderedCountsNodesCaughtInCycles(t *testing.T) {
 		}
 	}
 }
+
+// A store that walks without recording what each junior is drawn under leaves Under unset;
+// Complete derives it, and must land where the walk itself would have drawn every node.
+func TestCompleteDrawsEachJuniorWhereTheWalkWould(t *testing.T) {
+	wide := newGraph().add(1)
+	for i := int64(2); i <= 400; i++ {
+		wide.spawn(1, i)
+	}
+	for _, tt := range []struct {
+		name string
+		g    *memGraph
+		id   int64
+	}{
+		{"a spawn parent one level up", newGraph().spawn(1, 2).spawn(2, 3).uncle(1, 3), 3},
+		{"the lowest-id uncle when the parent is deeper", newGraph().spawn(1, 2).spawn(2, 3).spawn(3, 4).uncle(1, 4).uncle(2, 4), 4},
+		{"the lowest-id uncle one level up, not a lower one further up", newGraph().spawn(5, 6).uncle(1, 2).uncle(2, 6).uncle(1, 7).uncle(7, 6).uncle(3, 6), 6},
+		{"an uncle's hierarchy beside the origin's", newGraph().spawn(1, 2).spawn(10, 11).uncle(11, 2), 2},
+		{"the asked-for session appended past the bound keeps its own", wide, 400},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := Walk(tt.g, tt.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := &Hierarchy{SessionID: want.SessionID, Nodes: slices.Clone(want.Nodes)}
+			for i := range got.Nodes {
+				if got.Nodes[i].ID != tt.id || !want.Truncated {
+					got.Nodes[i].Under = 0
+				}
+			}
+			got.Complete()
+			for i, n := range got.Nodes {
+				if n.Under != want.Nodes[i].Under {
+					t.Errorf("#%d at depth %d is drawn under %d, the walk drew it under %d", n.ID, n.Depth, n.Under, want.Nodes[i].Under)
+				}
+			}
+		})
+	}
+}

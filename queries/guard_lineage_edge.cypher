@@ -82,7 +82,7 @@ WITH a, b, both, held, seniorReaches, reverse,
 OPTIONAL CALL (a, b, both, seniorReaches, reverse, juniorReaches, stable) {
   WITH a, b WHERE $uncle AND both AND stable AND NOT seniorReaches AND NOT reverse AND NOT juniorReaches
   MERGE (a)-[e:UNCLE_OF]->(b)
-  ON CREATE SET e.source = $source, e.created_at = $at
+  ON CREATE SET e.source = $source, e.created_at = $at, e.junior_id = b.id
   RETURN true AS created
 }
 RETURN a IS NOT NULL AS senior_exists, b IS NOT NULL AS junior_exists, coalesce(seniorReaches, false) AS senior_reaches,

@@ -3,7 +3,8 @@
 // A new edge only with $link: the caller locked the parent, as every lineage edge writer locks
 // both ends (see guard_lineage_edge), so a parent created since it looked gets no edge.
 // A session that spawned is a :Spawner (a walk down the spawn tree expands only those); one whose
-// children all moved away stays one, which costs a walk one look and nothing else.
+// children all moved away stays one, which costs a walk one look and nothing else. Every lineage
+// edge carries its junior's id as junior_id (session_provenance orders juniors by it).
 // Params: $id, $link (bool). Returns: one row {parent_id: the linked parent's id or null}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH (old:Session)-[e:SPAWNED]->(s)
@@ -12,5 +13,5 @@ DELETE e
 WITH DISTINCT s
 OPTIONAL MATCH (p:Session {id: coalesce(s.parent_session_id, s.router_session_id, -1)})
 WHERE p <> s AND $link
-FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | MERGE (p)-[:SPAWNED]->(s) SET p:Spawner)
+FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | MERGE (p)-[e:SPAWNED]->(s) SET p:Spawner, e.junior_id = s.id)
 RETURN p.id AS parent_id

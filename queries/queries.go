@@ -52,10 +52,15 @@ var InsertSession string
 //go:embed link_spawn_parent.cypher
 var LinkSpawnParent string
 
-// UnlabelledSpawners pages every session for the migration that labels spawners.
+// EverySessionOnce pages every session for a once-only migration.
 //
-//go:embed unlabelled_spawners.cypher
-var UnlabelledSpawners string
+//go:embed every_session_once.cypher
+var EverySessionOnce string
+
+// NumberLineageEdges sets junior_id on the lineage edges into some sessions.
+//
+//go:embed number_lineage_edges.cypher
+var NumberLineageEdges string
 
 // LabelSpawners labels :Spawner those of some sessions that have spawned.
 //

@@ -9,15 +9,20 @@
 //     $max_nodes stalls the walk on its frontier. Anchors are the sessions found with no senior
 //     at all, plus the stalled frontier.
 //   down: breadth-first from the roots (origin first, then anchors by id), each level's unseen
-//     juniors by id, admitted until $max_nodes, $max_depth levels deep; each junior is drawn
-//     under its spawn parent when that reached it, else the lowest-id uncle that did.
+//     juniors by id, admitted until $max_nodes, $max_depth levels deep. Juniors are ordered by
+//     the junior_id every lineage edge carries: a wide router's thousands of juniors are ordered
+//     without reading each junior's property chain. Which node a junior is drawn under follows
+//     from the depths, parents and uncles returned (lineage.Hierarchy.Complete), so the walk
+//     does not compute it; only the asked-for session, appended when the bounds cut it off, comes
+//     with its own.
 // The top-k per level is a constant ($max_nodes + 1), sliced to what can still be admitted.
 // Params: $id (integer), $max_depth, $max_nodes, $pending (the pending status), $queue_preview
 // (how many pending messages to return; 0 for none).
 // Returns: zero rows when no session has the id, else one row {s, origin, roots, truncated,
 // nodes: [{id, title, agent_root, status, genesis, scheduling_class, parent_id, uncle_ids, depth,
-// under}] in walk order, messages: [{id, session_id, author, channel, content, occurred_at,
-// entry_point, slack_user_id, slack_channel, slack_permalink}] chronological, users: [{key,
+// under (null but for an appended asked-for session)}] in walk order, messages: [{id,
+// session_id, author, channel, content, occurred_at, entry_point, slack_user_id, slack_channel,
+// slack_permalink}] chronological, users: [{key,
 // display_name, email, slack_user_ids, notes, created_at, updated_at}] by key, pending_total,
 // pending: the first $queue_preview pending message nodes by position, category: the category
 // node, null when the session has no category or it is gone, status_summary: null when none
@@ -48,12 +53,10 @@ WITH s, origin, upCut, roots,
        CASE WHEN st.done THEN st ELSE COLLECT {
          WITH COLLECT {
            UNWIND st.f AS x
-           MATCH (x)-[:SPAWNED|UNCLE_OF]->(j:Session)
+           MATCH (x)-[e:SPAWNED|UNCLE_OF]->(j)
            WHERE NOT j IN st.seen
-           WITH DISTINCT j ORDER BY j.id LIMIT $max_nodes + 1
-           RETURN {n: j, depth: level, under: coalesce(
-             COLLECT { MATCH (p:Session)-[:SPAWNED]->(j) WHERE p IN st.f RETURN p.id }[0],
-             COLLECT { MATCH (u:Session)-[:UNCLE_OF]->(j) WHERE u IN st.f RETURN u.id AS uid ORDER BY uid LIMIT 1 }[0])}
+           WITH DISTINCT j, coalesce(e.junior_id, j.id) AS jid ORDER BY jid LIMIT $max_nodes + 1
+           RETURN {n: j, depth: level}
          } AS found
          WITH found, $max_nodes - size(st.order) AS room
          WITH CASE WHEN room + 1 > 0 THEN found[..room + 1] ELSE [] END AS found, room
