@@ -11,6 +11,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	neo4jconfig "github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/notifications"
 
 	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/queries"
@@ -67,6 +68,10 @@ func Open(ctx context.Context, o Options, wait time.Duration) (*Store, error) {
 		c.MaxConnectionPoolSize = 100
 		c.ConnectionAcquisitionTimeout = 10 * time.Second
 		c.SocketConnectTimeout = 2 * time.Second
+		// Nothing reads a statement's notifications, and Neo4j would build them on every run
+		// (a read of a fresh fleet's provenance carried 23, one per label or key no node has
+		// yet) for the driver to parse: off, at the server.
+		c.NotificationsMinSeverity = notifications.DisabledLevel
 	})
 	uri := config.RedactURL(o.URI)
 	if err != nil {
