@@ -32,30 +32,29 @@ var errInversionRefused = errors.New("inversion refused")
 // junior → senior edge, rolled back if junior still reaches senior by a longer path; refusal
 // when junior reaches senior; otherwise a new edge. An unknown senior is "no actor"; an
 // unknown junior is ErrNotFound. One statement (guard_lineage_edge) locks, decides exactly and
-// writes; a second runs only when a concurrent writer moved the ground under the first.
+// writes, in an auto-commit transaction; a managed transaction takes over only for an
+// inversion, when a concurrent writer moved the ground under the statement, or on a failure
+// the driver would retry.
 func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, source string) (UncleResult, error) {
 	if senior == junior {
 		return UncleSelf, nil
 	}
+	if res, ok, err := s.recordUncleAlone(ctx, senior, junior, source); ok || err != nil {
+		if err != nil {
+			return "", fmt.Errorf("record uncle edge %d→%d: %w", senior, junior, err)
+		}
+		return res, nil
+	}
 	res, err := write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
 		g, err := guardEdge(tx, senior, junior, source, true)
-		switch {
-		case err != nil:
+		if err != nil {
 			return "", err
-		case !g.juniorExists:
-			return "", fmt.Errorf("junior session %d: %w", junior, ErrNotFound)
-		case !g.seniorExists:
-			return UncleNoActor, nil
-		case g.seniorReaches:
-			return UncleAlready, nil
-		case g.reverse:
-			return invert(tx, senior, junior, source)
-		case g.juniorReaches:
-			return UncleCycle, nil
-		case !g.created:
-			return "", fmt.Errorf("uncle edge %d→%d was neither refused nor written", senior, junior)
 		}
-		return UncleCreated, nil
+		res, err := g.uncleResult(senior, junior)
+		if res == UncleInverted {
+			return invert(tx, senior, junior, source)
+		}
+		return res, err
 	})
 	if errors.Is(err, errInversionRefused) {
 		s.log.Info(fmt.Sprintf("Refused to invert #%d → #%d: #%d stays senior to #%d by another path, so the reverse would close a cycle",
@@ -66,6 +65,50 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 		return "", fmt.Errorf("record uncle edge %d→%d: %w", senior, junior, err)
 	}
 	return res, nil
+}
+
+// recordUncleAlone runs guard_lineage_edge once as its own transaction: the statement locks,
+// decides and writes, so its commit is the transaction's, and an explicit one would only add a
+// round trip. ok is false, with nothing written, when the managed path must take over: an
+// inversion (two statements that stand or fall together), an unstable pass, or a failure the
+// driver would retry.
+func (s *Store) recordUncleAlone(ctx context.Context, senior, junior int64, source string) (res UncleResult, ok bool, err error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(context.Background())
+	g, stable, err := guardOnce(txn{ctx: ctx, r: autoCommit{sess, txConfig("record_uncle_edge")}, obs: s.obs, s: s}, senior, junior, source, true)
+	switch {
+	case retriable(err):
+		return "", false, nil
+	case err != nil:
+		return "", false, translate(err)
+	case !stable:
+		return "", false, nil
+	}
+	res, err = g.uncleResult(senior, junior)
+	if res == UncleInverted {
+		return "", false, nil
+	}
+	return res, true, err
+}
+
+// uncleResult reads the decision table off a settled guard; UncleInverted means an inversion is
+// due, which the caller makes.
+func (g edgeGuard) uncleResult(senior, junior int64) (UncleResult, error) {
+	switch {
+	case !g.juniorExists:
+		return "", fmt.Errorf("junior session %d: %w", junior, ErrNotFound)
+	case !g.seniorExists:
+		return UncleNoActor, nil
+	case g.seniorReaches:
+		return UncleAlready, nil
+	case g.reverse:
+		return UncleInverted, nil
+	case g.juniorReaches:
+		return UncleCycle, nil
+	case !g.created:
+		return "", fmt.Errorf("uncle edge %d→%d was neither refused nor written", senior, junior)
+	}
+	return UncleCreated, nil
 }
 
 // invert replaces the direct edge junior → senior by senior → junior, unless junior still
@@ -111,21 +154,28 @@ const certificateSmall = 64
 // answer lapses.
 func guardEdge(tx txn, senior, junior int64, source string, uncle bool) (edgeGuard, error) {
 	for {
-		rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{
-			"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": tx.s.now().UTC(), "cap": certificateCap, "small": certificateSmall})
-		if err != nil {
-			return edgeGuard{}, fmt.Errorf("guard lineage edge %d→%d: %w", senior, junior, err)
-		}
-		f := rec.AsMap()
-		if f["stable"] == true || f["junior_reaches"] == true {
-			return edgeGuard{seniorExists: f["senior_exists"] == true, juniorExists: f["junior_exists"] == true,
-				seniorReaches: f["senior_reaches"] == true, reverse: f["direct_reverse"] == true,
-				juniorReaches: f["junior_reaches"] == true, created: f["created"] == true}, nil
+		g, stable, err := guardOnce(tx, senior, junior, source, uncle)
+		if err != nil || stable {
+			return g, err
 		}
 		if err := tx.ctx.Err(); err != nil {
 			return edgeGuard{}, err
 		}
 	}
+}
+
+// guardOnce runs guard_lineage_edge once; stable is false when its answer does not hold yet.
+func guardOnce(tx txn, senior, junior int64, source string, uncle bool) (g edgeGuard, stable bool, err error) {
+	rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{
+		"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": tx.s.now().UTC(), "cap": certificateCap, "small": certificateSmall})
+	if err != nil {
+		return edgeGuard{}, false, fmt.Errorf("guard lineage edge %d→%d: %w", senior, junior, err)
+	}
+	f := rec.AsMap()
+	g = edgeGuard{seniorExists: f["senior_exists"] == true, juniorExists: f["junior_exists"] == true,
+		seniorReaches: f["senior_reaches"] == true, reverse: f["direct_reverse"] == true,
+		juniorReaches: f["junior_reaches"] == true, created: f["created"] == true}
+	return g, f["stable"] == true || g.juniorReaches, nil
 }
 
 // UncleEdge describes one recorded uncle edge.
