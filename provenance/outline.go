@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/zimmerhq/zimmer/lineage"
@@ -15,10 +16,16 @@ import (
 //   - #102 [zimmer] {web_ui · priority} Implement the genesis column ← this session
 func Outline(h *lineage.Hierarchy) string {
 	tops, children := h.Forest()
-	var lines []string
+	var b strings.Builder
 	var draw func(n lineage.Node, indent int)
 	draw = func(n lineage.Node, indent int) {
-		lines = append(lines, strings.Repeat("  ", indent)+OutlineLine(n))
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		for range indent {
+			b.WriteString("  ")
+		}
+		writeOutlineLine(&b, n)
 		for _, k := range children[n.ID] {
 			draw(k, indent+1)
 		}
@@ -26,11 +33,12 @@ func Outline(h *lineage.Hierarchy) string {
 	for _, t := range tops {
 		draw(t, t.Depth)
 	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
-// OutlineLine is one node: `- #id [root] {genesis · class} Title (also senior: #a) ← this session`.
-func OutlineLine(n lineage.Node) string {
+// writeOutlineLine writes one node: `- #id [root] {genesis · class} Title (also senior: #a) ← this
+// session`. Written piece by piece: a wide hierarchy draws 151 of them on every read.
+func writeOutlineLine(b *strings.Builder, n lineage.Node) {
 	root := "—"
 	if n.AgentRoot != "" {
 		root = OneLine(n.AgentRoot)
@@ -39,18 +47,29 @@ func OutlineLine(n lineage.Node) string {
 	if genesis == "" {
 		genesis = "unknown"
 	}
-	title := n.Title
-	if strings.TrimSpace(title) == "" {
-		title = fmt.Sprintf("Session #%d", n.ID)
+	b.WriteString("- #")
+	b.WriteString(strconv.FormatInt(n.ID, 10))
+	b.WriteString(" [")
+	b.WriteString(root)
+	b.WriteString("] {")
+	b.WriteString(OneLine(genesis))
+	b.WriteString(" · ")
+	b.WriteString(OneLine(n.Class))
+	b.WriteString("} ")
+	if strings.TrimSpace(n.Title) == "" {
+		b.WriteString("Session #")
+		b.WriteString(strconv.FormatInt(n.ID, 10))
+	} else {
+		b.WriteString(OneLine(n.Title))
 	}
-	line := fmt.Sprintf("- #%d [%s] {%s · %s} %s", n.ID, root, OneLine(genesis), OneLine(n.Class), OneLine(title))
 	if len(n.InGraphUncles) > 0 {
-		line += " (" + AlsoSenior(n.InGraphUncles) + ")"
+		b.WriteString(" (")
+		b.WriteString(AlsoSenior(n.InGraphUncles))
+		b.WriteString(")")
 	}
 	if n.Current {
-		line += " ← this session"
+		b.WriteString(" ← this session")
 	}
-	return line
 }
 
 // AlsoSenior is the shared uncle phrase: `also senior: #4, #9`.

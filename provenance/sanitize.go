@@ -19,6 +19,9 @@ var (
 // NeutralizeTags defuses every tag that could close, open or imitate one of Zimmer's prompt
 // blocks (ReservedTags) by swapping its angle brackets for look-alikes; nothing is deleted.
 func NeutralizeTags(s string) string {
+	if !strings.Contains(s, "<") { // every tag starts with one; most values have none
+		return s
+	}
 	return blockTag.ReplaceAllStringFunc(s, func(tag string) string {
 		return angles.Replace(tag)
 	})
