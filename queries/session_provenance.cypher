@@ -10,11 +10,13 @@
 //     at all, plus the stalled frontier.
 //   down: breadth-first from the roots (origin first, then anchors by id), each level's unseen
 //     juniors by id, admitted until $max_nodes, $max_depth levels deep. Juniors are ordered by
-//     the junior_id every lineage edge carries: a wide router's thousands of juniors are ordered
-//     without reading each junior's property chain. Which node a junior is drawn under follows
-//     from the depths, parents and uncles returned (lineage.Hierarchy.Complete), so the walk
-//     does not compute it; only the asked-for session, appended when the bounds cut it off, comes
-//     with its own.
+//     the junior_id every lineage edge carries, so a wide router's thousands of juniors are
+//     ordered without reading each one's property chain; and the level's top rows are taken
+//     without a DISTINCT over all of them: only when a junior reached twice is among them
+//     (adjacent, as its rows share an id) is the level read again with DISTINCT. Which node a
+//     junior is drawn under follows from the depths, parents and uncles returned
+//     (lineage.Hierarchy.Complete), so the walk does not compute it; only the asked-for
+//     session, appended when the bounds cut it off, comes with its own.
 // The top-k per level is a constant ($max_nodes + 1), sliced to what can still be admitted.
 // Params: $id (integer), $max_depth, $max_nodes, $pending (the pending status), $queue_preview
 // (how many pending messages to return; 0 for none).
@@ -55,9 +57,18 @@ WITH s, origin, upCut, roots,
            UNWIND st.f AS x
            MATCH (x)-[e:SPAWNED|UNCLE_OF]->(j)
            WHERE NOT j IN st.seen
-           WITH DISTINCT j, coalesce(e.junior_id, j.id) AS jid ORDER BY jid LIMIT $max_nodes + 1
-           RETURN {n: j, depth: level}
-         } AS found
+           WITH j, coalesce(e.junior_id, j.id) AS jid ORDER BY jid LIMIT $max_nodes + 1
+           RETURN j
+         } AS top
+         WITH CASE WHEN none(i IN range(1, size(top) - 1) WHERE top[i] = top[i - 1]) THEN top
+           ELSE COLLECT {
+             UNWIND st.f AS x
+             MATCH (x)-[e:SPAWNED|UNCLE_OF]->(j)
+             WHERE NOT j IN st.seen
+             WITH DISTINCT j, coalesce(e.junior_id, j.id) AS jid ORDER BY jid LIMIT $max_nodes + 1
+             RETURN j
+           } END AS top
+         WITH [j IN top | {n: j, depth: level}] AS found
          WITH found, $max_nodes - size(st.order) AS room
          WITH CASE WHEN room + 1 > 0 THEN found[..room + 1] ELSE [] END AS found, room
          WITH found, CASE WHEN room > 0 THEN found[..room] ELSE [] END AS admitted
