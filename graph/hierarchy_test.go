@@ -42,10 +42,11 @@ const (
 	shapeForest             // several spawn roots
 	shapeUncleLadder        // a chain of uncle edges and no spawns: depth over uncles alone
 	shapeFanIn              // the last session is an uncle junior of every other
+	shapeUncleRouter        // one session the uncle senior of most of the DAG: wide by uncle edges
 	shapeCount
 )
 
-var shapeNames = [shapeCount]string{"tree", "spawn chain", "wide router", "forest", "uncle ladder", "uncle fan-in"}
+var shapeNames = [shapeCount]string{"tree", "spawn chain", "wide router", "forest", "uncle ladder", "uncle fan-in", "uncle router"}
 
 // add builds one random DAG of the given shape on ids base+1..base+n, with random uncle edges on
 // top that make diamonds and fan-ins, and returns its ids.
@@ -77,6 +78,8 @@ func (d *dags) add(r *rand.Rand, base int64, shape int) []int64 {
 			d.spawn(id-1, id)
 		case shape == shapeRouter && r.IntN(10) < 9:
 			d.spawn(base+1, id)
+		case shape == shapeUncleRouter && r.IntN(10) < 9:
+			d.uncle(base+1, id)
 		case shape == shapeForest && r.IntN(3) == 0: // another spawn root
 		default:
 			d.spawn(ids[r.IntN(i)], id)
@@ -125,7 +128,7 @@ func (d *dags) features(ids []int64) []string {
 	}
 	longest := map[int64]int{} // edges on the longest path ending at id
 	ancestors := map[int64]map[int64]bool{}
-	deep, wide, fanIn, diamond := false, false, false, false
+	deep, wide, wideByUncles, fanIn, diamond := false, false, false, false, false
 	for _, id := range ids { // ids ascend and every edge points up the ids: a topological order
 		seniors := slices.Clone(d.seniors[id])
 		if p, ok := d.parent[id]; ok {
@@ -143,9 +146,11 @@ func (d *dags) features(ids []int64) []string {
 			ancestors[id][s] = true
 		}
 		wide = wide || len(d.children[id])+len(d.juniors[id]) > lineage.MaxNodes
+		wideByUncles = wideByUncles || len(d.juniors[id]) > lineage.MaxNodes
 		fanIn = fanIn || len(d.seniors[id]) >= 5
 	}
-	for name, has := range map[string]bool{"deeper than MaxDepth": deep, "wider than MaxNodes": wide, "uncle fan-in": fanIn, "diamond": diamond} {
+	for name, has := range map[string]bool{"deeper than MaxDepth": deep, "wider than MaxNodes": wide,
+		"wider than MaxNodes by uncle edges": wideByUncles, "uncle fan-in": fanIn, "diamond": diamond} {
 		if has {
 			out = append(out, name)
 		}
@@ -231,8 +236,9 @@ func describe(h *lineage.Hierarchy) string {
 }
 
 // TestTheStoredWalkIsThePureWalk holds the one-statement walk to the lineage package: thousands
-// of random DAGs of every shape the bounds and drawing rules care about (wide routers, spawn and
-// uncle chains deeper than MaxDepth, more than MaxNodes sessions, diamonds, uncle fan-ins) go
+// of random DAGs of every shape the bounds and drawing rules care about (routers wide by spawn or
+// by uncle edges, whose juniors the walk reads from the edge indexes, spawn and uncle chains
+// deeper than MaxDepth, more than MaxNodes sessions, diamonds, uncle fan-ins) go
 // through both, from two sessions each, and must come out identical — node for node, depth,
 // drawing parent, uncles and truncation. A sample of the walks as of a time after every write
 // (the as-of statements) must come out identical too.
@@ -355,7 +361,8 @@ func TestTheStoredWalkIsThePureWalk(t *testing.T) {
 		t.Fatal(failures[0])
 	}
 	t.Logf("%d walks over %d DAGs (%d sessions, %d spawn and %d uncle edges): %v", len(starts), dagCount, len(d.sessions), len(d.spawns), len(d.uncles), covered)
-	kinds := []string{"more than MaxNodes sessions", "deeper than MaxDepth", "wider than MaxNodes", "uncle fan-in", "diamond",
+	kinds := []string{"more than MaxNodes sessions", "deeper than MaxDepth", "wider than MaxNodes", "wider than MaxNodes by uncle edges",
+		"uncle fan-in", "diamond",
 		"walk: node bound hit, asked-for session appended", "walk: truncated", "walk: complete, with uncle edges", "walk: complete"}
 	for _, name := range shapeNames {
 		kinds = append(kinds, "shape: "+name)

@@ -53,7 +53,7 @@ func (s *Store) ImportEdges(ctx context.Context, spawns, uncles []ImportEdge) er
 		return out
 	}
 	_, err := write(ctx, s, "import_edges", func(tx txn) (struct{}, error) {
-		_, err := tx.collect("import_edges", queries.ImportEdges, map[string]any{"spawns": conv(spawns), "uncles": conv(uncles), "at": s.now().UTC()})
+		_, err := tx.collect("import_edges", queries.ImportEdges, map[string]any{"spawns": conv(spawns), "uncles": conv(uncles), "at": s.now().UTC(), "wide": wideSenior})
 		return struct{}{}, err
 	})
 	if err != nil {

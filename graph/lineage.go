@@ -167,7 +167,8 @@ func guardEdge(tx txn, senior, junior int64, source string, uncle bool) (edgeGua
 // guardOnce runs guard_lineage_edge once; stable is false when its answer does not hold yet.
 func guardOnce(tx txn, senior, junior int64, source string, uncle bool) (g edgeGuard, stable bool, err error) {
 	rec, err := tx.single("guard_lineage_edge", queries.GuardLineageEdge, map[string]any{
-		"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": tx.s.now().UTC(), "cap": certificateCap, "small": certificateSmall})
+		"senior": senior, "junior": junior, "uncle": uncle, "source": source, "at": tx.s.now().UTC(), "cap": certificateCap, "small": certificateSmall,
+		"wide": wideSenior})
 	if err != nil {
 		return edgeGuard{}, false, fmt.Errorf("guard lineage edge %d→%d: %w", senior, junior, err)
 	}

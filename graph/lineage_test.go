@@ -288,10 +288,11 @@ func TestTheCycleCheckIsExactWhateverTheWidthOfEachSide(t *testing.T) {
 	}
 }
 
-// The walk orders a level's juniors by the junior_id on the edges that reach them, so every way
-// a lineage edge comes to be — and the migration for edges written before — must set it to the
-// junior's id.
-func TestEveryLineageEdgeCarriesItsJuniorsID(t *testing.T) {
+// The walk orders a level's juniors by the ids on the edges that reach them, and reads a wide
+// senior's juniors from the indexes on those ids, so every way a lineage edge comes to be — and
+// the migration for edges written before — must put both ends' ids on it and mark a senior
+// with more juniors than the walk reads whole as a :WideSenior.
+func TestEveryLineageEdgeCarriesItsEndsIDs(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	withParent := func(p int64) func(*session.Session) { return func(d *session.Session) { d.ParentSessionID = &p } }
@@ -301,68 +302,109 @@ func TestEveryLineageEdgeCarriesItsJuniorsID(t *testing.T) {
 			t.Fatalf("uncle edge #%d → #%d: %v, %v; want %v", senior, junior, got, err, want)
 		}
 	}
+	const wide = 101 // juniors that make a wide senior
+	imported := func(t *testing.T, kind string) (senior int64, juniors []int64) {
+		ids := importLineage(t, store, []string{"senior"}, nil)
+		senior = ids["senior"]
+		var rows []graph.ImportSession
+		var edges []graph.ImportEdge
+		for i := range int64(wide) {
+			rows = append(rows, graph.ImportSession{ID: senior - 1 - i, Title: "junior", Status: "archived", Genesis: "api"})
+			edges = append(edges, graph.ImportEdge{From: senior, To: senior - 1 - i})
+			juniors = append(juniors, senior-1-i)
+		}
+		if err := store.ImportSessions(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+		spawns, uncles := edges, []graph.ImportEdge(nil)
+		if kind == "uncle" {
+			spawns, uncles = nil, edges
+		}
+		if err := store.ImportEdges(ctx, spawns, uncles); err != nil {
+			t.Fatal(err)
+		}
+		return senior, juniors
+	}
 	for _, tc := range []struct {
-		name  string
-		edges func(t *testing.T) []int64 // the juniors of the edges made
+		name      string
+		edges     func(t *testing.T) (senior int64, juniors []int64)
+		wideAfter bool
 	}{
-		{"spawned by a session created with its parent", func(t *testing.T) []int64 {
-			return []int64{graphtest.Session(t, store, withParent(graphtest.Session(t, store, nil).ID)).ID}
-		}},
-		{"spawned by a router_session_id", func(t *testing.T) []int64 {
+		{"spawned by a session created with its parent", func(t *testing.T) (int64, []int64) {
 			top := graphtest.Session(t, store, nil)
-			return []int64{graphtest.Session(t, store, func(d *session.Session) {
+			return top.ID, []int64{graphtest.Session(t, store, withParent(top.ID)).ID}
+		}, false},
+		{"spawned by a router_session_id", func(t *testing.T) (int64, []int64) {
+			top := graphtest.Session(t, store, nil)
+			return top.ID, []int64{graphtest.Session(t, store, func(d *session.Session) {
 				d.CustomMetadata[session.CustomRouterSessionID] = float64(top.ID)
 			}).ID}
-		}},
-		{"spawned by a parent given later", func(t *testing.T) []int64 {
+		}, false},
+		{"spawned by a parent given later", func(t *testing.T) (int64, []int64) {
 			top, child := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
 			if _, err := store.UpdateSession(ctx, child.ID, func(s *session.Session) error { s.ParentSessionID = &top.ID; return nil }); err != nil {
 				t.Fatal(err)
 			}
-			return []int64{child.ID}
-		}},
-		{"an uncle edge recorded", func(t *testing.T) []int64 {
+			return top.ID, []int64{child.ID}
+		}, false},
+		{"an uncle edge recorded", func(t *testing.T) (int64, []int64) {
 			a, b := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
 			uncle(t, a.ID, b.ID, graph.UncleCreated)
-			return []int64{b.ID}
-		}},
-		{"an uncle edge inverted", func(t *testing.T) []int64 {
+			return a.ID, []int64{b.ID}
+		}, false},
+		{"an uncle edge inverted", func(t *testing.T) (int64, []int64) {
 			a, b := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
 			uncle(t, a.ID, b.ID, graph.UncleCreated)
 			uncle(t, b.ID, a.ID, graph.UncleInverted)
-			return []int64{a.ID}
-		}},
-		{"imported", func(t *testing.T) []int64 {
-			top, leaf := importedChain(t, store)
-			return []int64{top + 1, leaf}
-		}},
-		{"written before edges carried it", func(t *testing.T) []int64 {
-			top, leaf := importedChain(t, store)
-			ids := importLineage(t, store, []string{"old-senior", "old-junior"}, [][2]string{{"old-senior", "old-junior"}})
-			juniors := []int64{top + 1, leaf, ids["old-junior"]}
-			graphtest.Cypher(t, `MATCH ()-[e:SPAWNED|UNCLE_OF]->(j:Session) WHERE j.id IN $ids REMOVE e.junior_id
-				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_edge_junior_ids'}) SET m.done = false`,
-				map[string]any{"ids": juniors})
+			return b.ID, []int64{a.ID}
+		}, false},
+		{"imported", func(t *testing.T) (int64, []int64) {
+			top, _ := importedChain(t, store)
+			return top, []int64{top + 1}
+		}, false},
+		{"a wide senior's last child created with its parent", func(t *testing.T) (int64, []int64) {
+			senior, juniors := imported(t, "spawn")
+			graphtest.Cypher(t, `MATCH (s:Session {id: $id}) REMOVE s:WideSenior`, map[string]any{"id": senior})
+			child := graphtest.Session(t, store, withParent(senior))
+			return senior, append(juniors, child.ID)
+		}, true},
+		{"a wide senior's last uncle edge recorded", func(t *testing.T) (int64, []int64) {
+			senior, juniors := imported(t, "uncle")
+			graphtest.Cypher(t, `MATCH (s:Session {id: $id}) REMOVE s:WideSenior`, map[string]any{"id": senior})
+			b := graphtest.Session(t, store, nil)
+			uncle(t, senior, b.ID, graph.UncleCreated)
+			return senior, append(juniors, b.ID)
+		}, true},
+		{"a wide senior imported", func(t *testing.T) (int64, []int64) { return imported(t, "spawn") }, true},
+		{"written before edges carried their ends", func(t *testing.T) (int64, []int64) {
+			senior, juniors := imported(t, "uncle")
+			graphtest.Cypher(t, `MATCH (s:Session {id: $id})-[e:SPAWNED|UNCLE_OF]->() REMOVE s:WideSenior, e.senior_id, e.junior_id
+				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_edge_ends'}) SET m.done = false`,
+				map[string]any{"id": senior})
 			if _, err := store.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if !migrationDone(t, "lineage_edge_junior_ids") {
+			if !migrationDone(t, "lineage_edge_ends") {
 				t.Error("the migration is not marked done: every start would run it again")
 			}
-			return juniors
-		}},
+			return senior, juniors
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			juniors := tc.edges(t)
-			res := graphtest.Query(t, `MATCH ()-[e:SPAWNED|UNCLE_OF]->(j:Session) WHERE j.id IN $ids
-				RETURN j.id AS junior, e.junior_id AS carried ORDER BY junior`, map[string]any{"ids": juniors})
+			senior, juniors := tc.edges(t)
+			res := graphtest.Query(t, `MATCH (a:Session {id: $senior})-[e:SPAWNED|UNCLE_OF]->(b:Session) WHERE b.id IN $juniors
+				RETURN a.id AS senior, b.id AS junior, e.senior_id AS carriedSenior, e.junior_id AS carriedJunior,
+				       a:WideSenior AS wide`, map[string]any{"senior": senior, "juniors": juniors})
 			if len(res.Records) != len(juniors) {
-				t.Fatalf("%d lineage edges into %v, want %d", len(res.Records), juniors, len(juniors))
+				t.Fatalf("%d lineage edges #%d → %v, want %d", len(res.Records), senior, juniors, len(juniors))
 			}
 			for _, rec := range res.Records {
-				junior, _ := rec.Get("junior")
-				if carried, _ := rec.Get("carried"); carried != junior {
-					t.Errorf("the edge into #%v carries junior_id %v", junior, carried)
+				m := rec.AsMap()
+				if m["carriedSenior"] != m["senior"] || m["carriedJunior"] != m["junior"] {
+					t.Errorf("the edge #%v → #%v carries senior_id %v and junior_id %v", m["senior"], m["junior"], m["carriedSenior"], m["carriedJunior"])
+				}
+				if m["wide"] != tc.wideAfter {
+					t.Fatalf("#%d with %d juniors: WideSenior %v, want %v", senior, len(juniors), m["wide"], tc.wideAfter)
 				}
 			}
 		})

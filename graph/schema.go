@@ -52,7 +52,7 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	if err := s.labelSpawners(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	// Lineage edges written before each carried its junior's id get it, once.
+	// Lineage edges written before each carried its ends' ids get them, once.
 	if err := s.numberLineageEdges(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}

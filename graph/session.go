@@ -163,7 +163,7 @@ func relinkSpawnParent(tx txn, before, after *session.Session) error {
 // linkSpawnParent makes the session's SPAWNED edge match its lineage parent; link says the
 // parent was locked (it existed), so a new edge may be written.
 func linkSpawnParent(tx txn, id int64, link bool) error {
-	_, err := tx.collect("link_spawn_parent", queries.LinkSpawnParent, map[string]any{"id": id, "link": link})
+	_, err := tx.collect("link_spawn_parent", queries.LinkSpawnParent, map[string]any{"id": id, "link": link, "wide": wideSenior})
 	return err
 }
 
@@ -179,13 +179,18 @@ func (s *Store) labelSpawners(ctx context.Context) error {
 		})
 }
 
-// numberLineageEdges sets junior_id on the lineage edges written before the edge writers set it;
-// a migration step like labelSpawners, run once.
+// wideSenior is the number of juniors above which a session is a :WideSenior, whose juniors the
+// lineage walk reads in order from the edge indexes: below it, reading them all costs less than
+// two index seeks and the 151 entries each can return.
+const wideSenior = 100
+
+// numberLineageEdges sets the ends' ids on the lineage edges written before the edge writers set
+// them, and marks the wide seniors; a migration step like labelSpawners, run once.
 func (s *Store) numberLineageEdges(ctx context.Context) error {
-	return s.migrateSessions(ctx, "lineage_edge_junior_ids", queries.EverySessionOnce, "Numbering the lineage edges by junior",
+	return s.migrateSessions(ctx, "lineage_edge_ends", queries.EverySessionOnce, "Numbering the lineage edges by their ends",
 		2000,
 		func(tx txn, ids []any, _ time.Time) error {
-			_, err := tx.collect("number_lineage_edges", queries.NumberLineageEdges, map[string]any{"session_ids": ids})
+			_, err := tx.collect("number_lineage_edges", queries.NumberLineageEdges, map[string]any{"session_ids": ids, "wide": wideSenior})
 			return err
 		})
 }

@@ -22,8 +22,8 @@
 // (no budget after which the answer lapses). The side is locked by id, so a session deleted
 // since it was read is skipped (a deletion takes edges away; it cannot close a cycle).
 // "Already senior" is an exact bidirectional breadth-first search (shortestPath).
-// Params: $senior, $junior, $uncle (bool), $source, $at, $cap, $small. The caller handles
-// $senior = $junior.
+// Params: $senior, $junior, $uncle (bool), $source, $at, $cap, $small, $wide (see
+// link_spawn_parent). The caller handles $senior = $junior.
 // Returns: one row {senior_exists, junior_exists, senior_reaches, direct_reverse, junior_reaches,
 // stable, locked (sessions locked besides the ends), created}.
 OPTIONAL MATCH (a:Session {id: $senior})
@@ -82,7 +82,8 @@ WITH a, b, both, held, seniorReaches, reverse,
 OPTIONAL CALL (a, b, both, seniorReaches, reverse, juniorReaches, stable) {
   WITH a, b WHERE $uncle AND both AND stable AND NOT seniorReaches AND NOT reverse AND NOT juniorReaches
   MERGE (a)-[e:UNCLE_OF]->(b)
-  ON CREATE SET e.source = $source, e.created_at = $at, e.junior_id = b.id
+  ON CREATE SET e.source = $source, e.created_at = $at, e.senior_id = a.id, e.junior_id = b.id
+  FOREACH (_ IN CASE WHEN COUNT { (a)-[:SPAWNED|UNCLE_OF]->() } > $wide THEN [1] ELSE [] END | SET a:WideSenior)
   RETURN true AS created
 }
 RETURN a IS NOT NULL AS senior_exists, b IS NOT NULL AS junior_exists, coalesce(seniorReaches, false) AS senior_reaches,

@@ -4,8 +4,10 @@
 // both ends (see guard_lineage_edge), so a parent created since it looked gets no edge.
 // A session that spawned is a :Spawner (a walk down the spawn tree expands only those); one whose
 // children all moved away stays one, which costs a walk one look and nothing else. Every lineage
-// edge carries its junior's id as junior_id (session_provenance orders juniors by it).
-// Params: $id, $link (bool). Returns: one row {parent_id: the linked parent's id or null}.
+// edge carries its ends' ids (senior_id, junior_id), and a session with more than $wide juniors
+// is a :WideSenior: session_provenance reads such a session's juniors in order from the
+// indexes on those ids instead of reading them all.
+// Params: $id, $link (bool), $wide. Returns: one row {parent_id: the linked parent's id or null}.
 MATCH (s:Session {id: $id})
 OPTIONAL MATCH (old:Session)-[e:SPAWNED]->(s)
 WHERE old.id <> coalesce(s.parent_session_id, s.router_session_id, -1)
@@ -13,5 +15,7 @@ DELETE e
 WITH DISTINCT s
 OPTIONAL MATCH (p:Session {id: coalesce(s.parent_session_id, s.router_session_id, -1)})
 WHERE p <> s AND $link
-FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | MERGE (p)-[e:SPAWNED]->(s) SET p:Spawner, e.junior_id = s.id)
+FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | MERGE (p)-[e:SPAWNED]->(s) SET p:Spawner, e.senior_id = p.id, e.junior_id = s.id)
+WITH p
+FOREACH (_ IN CASE WHEN COUNT { (p)-[:SPAWNED|UNCLE_OF]->() } > $wide THEN [1] ELSE [] END | SET p:WideSenior)
 RETURN p.id AS parent_id

@@ -57,7 +57,7 @@ var LinkSpawnParent string
 //go:embed every_session_once.cypher
 var EverySessionOnce string
 
-// NumberLineageEdges sets junior_id on the lineage edges into some sessions.
+// NumberLineageEdges sets the ends' ids on some sessions' lineage edges and marks wide seniors.
 //
 //go:embed number_lineage_edges.cypher
 var NumberLineageEdges string

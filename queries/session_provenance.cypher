@@ -10,11 +10,14 @@
 //     at all, plus the stalled frontier.
 //   down: breadth-first from the roots (origin first, then anchors by id), each level's unseen
 //     juniors by id, admitted until $max_nodes, $max_depth levels deep. Juniors are ordered by
-//     the junior_id every lineage edge carries, so a wide router's thousands of juniors are
-//     ordered without reading each one's property chain; and the level's top rows are taken
-//     without a DISTINCT over all of them: only when a junior reached twice is among them
-//     (adjacent, as its rows share an id) is the level read again with DISTINCT. Which node a
-//     junior is drawn under follows from the depths, parents and uncles returned
+//     the junior_id every lineage edge carries, so no junior's property chain is read to order
+//     them; a :WideSenior's juniors come in order from the (senior_id, junior_id) edge indexes,
+//     the first $max_nodes + 1 of each kind, instead of all its thousands. (Every junior among
+//     the level's first $max_nodes + 1 unseen ones is among the first $max_nodes + 1 of each
+//     senior and kind that reaches it.) The level's top rows are taken without a DISTINCT over
+//     all of them: only when a junior reached twice is among them (adjacent, as its rows share
+//     an id) is the level read again, whole and with DISTINCT. Which node a junior is drawn
+//     under follows from the depths, parents and uncles returned
 //     (lineage.Hierarchy.Complete), so the walk does not compute it; only the asked-for
 //     session, appended when the bounds cut it off, comes with its own.
 // The top-k per level is a constant ($max_nodes + 1), sliced to what can still be admitted.
@@ -54,10 +57,28 @@ WITH s, origin, upCut, roots,
             level IN range(1, $max_depth + 1) |
        CASE WHEN st.done THEN st ELSE COLLECT {
          WITH COLLECT {
-           UNWIND st.f AS x
-           MATCH (x)-[e:SPAWNED|UNCLE_OF]->(j)
-           WHERE NOT j IN st.seen
-           WITH j, coalesce(e.junior_id, j.id) AS jid ORDER BY jid LIMIT $max_nodes + 1
+           CALL (st) {
+             UNWIND st.f AS x
+             WITH x WHERE NOT x:WideSenior
+             MATCH (x)-[e:SPAWNED|UNCLE_OF]->(j)
+             WHERE NOT j IN st.seen
+             RETURN j, coalesce(e.junior_id, j.id) AS jid
+             UNION ALL
+             UNWIND [x IN st.f WHERE x:WideSenior] AS x
+             CALL (x, st) {
+               MATCH ()-[e:SPAWNED]->(j)
+               WHERE e.senior_id = x.id AND e.junior_id IS NOT NULL AND NOT j IN st.seen
+               WITH e, j ORDER BY e.senior_id, e.junior_id LIMIT $max_nodes + 1
+               RETURN j, e.junior_id AS jid
+               UNION ALL
+               MATCH ()-[e:UNCLE_OF]->(j)
+               WHERE e.senior_id = x.id AND e.junior_id IS NOT NULL AND NOT j IN st.seen
+               WITH e, j ORDER BY e.senior_id, e.junior_id LIMIT $max_nodes + 1
+               RETURN j, e.junior_id AS jid
+             }
+             RETURN j, jid
+           }
+           WITH j, jid ORDER BY jid LIMIT $max_nodes + 1
            RETURN j
          } AS top
          WITH CASE WHEN none(i IN range(1, size(top) - 1) WHERE top[i] = top[i - 1]) THEN top
