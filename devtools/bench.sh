@@ -19,7 +19,10 @@ ensure_secrets "$BENCH_DIR/bench.env" BENCH_NEO4J_PASSWORD BENCH_REDIS_PASSWORD
 load_env "$BENCH_DIR/bench.env"
 port="${ZIMMER_BENCH_NEO4J_PORT:-37687}"
 export NEO4J_HOME_DIR="$BENCH_DIR/neo4j" NEO4J_BOLT_PORT="$port"
+# The heap starts at its full size, as docker-compose.yml runs Neo4j (and Neo4j advises): a heap
+# grown under load pauses the measurements it grows in.
 export NEO4J_HEAP="${NEO4J_HEAP:-2g}" NEO4J_PAGECACHE_MB="${NEO4J_PAGECACHE_MB:-1024}"
+export NEO4J_HEAP_INITIAL="${NEO4J_HEAP_INITIAL:-$NEO4J_HEAP}"
 export NEO4J_USER=neo4j NEO4J_PASSWORD="$BENCH_NEO4J_PASSWORD" REDIS_PASSWORD="$BENCH_REDIS_PASSWORD"
 "$DEVTOOLS/neo4j.sh" start
 redis_port="${ZIMMER_BENCH_REDIS_PORT:-36379}"
