@@ -14,12 +14,10 @@
 //     them; a :WideSenior's juniors come in order from the (senior_id, junior_id) edge indexes,
 //     the first $max_nodes + 1 of each kind, instead of all its thousands. (Every junior among
 //     the level's first $max_nodes + 1 unseen ones is among the first $max_nodes + 1 of each
-//     senior and kind that reaches it.) The level's top rows are taken without a DISTINCT over
-//     all of them: only when a junior reached twice is among them (adjacent, as its rows share
-//     an id) is the level read again, whole and with DISTINCT. Which node a junior is drawn
-//     under follows from the depths, parents and uncles returned
-//     (lineage.Hierarchy.Complete), so the walk does not compute it; only the asked-for
-//     session, appended when the bounds cut it off, comes with its own.
+//     senior and kind that reaches it.) Which node a junior is drawn under follows from the
+//     depths, parents and uncles returned (lineage.Hierarchy.Complete), so the walk does not
+//     compute it; only the asked-for session, appended when the bounds cut it off, comes with
+//     its own.
 // The top-k per level is a constant ($max_nodes + 1), sliced to what can still be admitted.
 // Params: $id (integer), $max_depth, $max_nodes, $pending (the pending status), $queue_preview
 // (how many pending messages to return; 0 for none).
@@ -78,18 +76,9 @@ WITH s, origin, upCut, roots,
              }
              RETURN j, jid
            }
-           WITH j, jid ORDER BY jid LIMIT $max_nodes + 1
-           RETURN j
-         } AS top
-         WITH CASE WHEN none(i IN range(1, size(top) - 1) WHERE top[i] = top[i - 1]) THEN top
-           ELSE COLLECT {
-             UNWIND st.f AS x
-             MATCH (x)-[e:SPAWNED|UNCLE_OF]->(j)
-             WHERE NOT j IN st.seen
-             WITH DISTINCT j, coalesce(e.junior_id, j.id) AS jid ORDER BY jid LIMIT $max_nodes + 1
-             RETURN j
-           } END AS top
-         WITH [j IN top | {n: j, depth: level}] AS found
+           WITH DISTINCT j, jid ORDER BY jid LIMIT $max_nodes + 1
+           RETURN {n: j, depth: level}
+         } AS found
          WITH found, $max_nodes - size(st.order) AS room
          WITH CASE WHEN room + 1 > 0 THEN found[..room + 1] ELSE [] END AS found, room
          WITH found, CASE WHEN room > 0 THEN found[..room] ELSE [] END AS admitted
