@@ -64,9 +64,12 @@ func (tx txn) decodeView(rec *neo4j.Record) (SessionView, error) {
 	nodes := list(get("nodes"))
 	h.Nodes = make([]lineage.Node, 0, len(nodes))
 	for _, raw := range nodes {
-		m, _ := raw.(map[string]any)
-		n := lineage.Node{NodeData: nodeData(m, o), Depth: int(asInt(m["depth"]))}
-		if u := optInt(m["under"]); u != nil {
+		row := list(raw)
+		if len(row) != nodeFields+2 {
+			return SessionView{}, fmt.Errorf("session_provenance: a walk node of %d values, want %d", len(row), nodeFields+2)
+		}
+		n := lineage.Node{NodeData: nodeData(row, o), Depth: int(asInt(row[nodeFields]))}
+		if u := optInt(row[nodeFields+1]); u != nil {
 			n.Under = *u
 		}
 		h.Nodes = append(h.Nodes, n)

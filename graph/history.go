@@ -101,22 +101,25 @@ func (a asOfSource) Nodes(ids []int64) (map[int64]lineage.NodeData, error) {
 	}
 	out := make(map[int64]lineage.NodeData, len(recs))
 	for _, r := range recs {
-		d := nodeData(r.AsMap(), o)
+		d := nodeData(r.Values, o)
 		out[d.ID] = d
 	}
 	return out, nil
 }
 
-// nodeData reads one walk node as both lineage reads return it; the scheduling class is the
+// nodeFields is how many values begin every walk node as both lineage reads return it: id,
+// title, agent_root, status, genesis, scheduling_class, parent_id, uncle_ids.
+const nodeFields = 8
+
+// nodeData reads one walk node from its first nodeFields values; the scheduling class is the
 // session's own, else the one its genesis derives under the overrides o.
-func nodeData(m map[string]any, o session.ClassOverrides) lineage.NodeData {
+func nodeData(v []any, o session.ClassOverrides) lineage.NodeData {
 	d := lineage.NodeData{
-		ID: asInt(m["id"]), Title: asString(m["title"]), AgentRoot: asString(m["agent_root"]),
-		Status: asString(m["status"]), Genesis: asString(m["genesis"]), ParentID: optInt(m["parent_id"]),
-		UncleIDs: int64s(list(m["uncle_ids"])),
+		ID: asInt(v[0]), Title: asString(v[1]), AgentRoot: asString(v[2]), Status: asString(v[3]),
+		Genesis: asString(v[4]), ParentID: optInt(v[6]), UncleIDs: int64s(list(v[7])),
 	}
 	class := o.Of(session.Genesis(d.Genesis))
-	if c := asString(m["scheduling_class"]); c != "" {
+	if c := asString(v[5]); c != "" {
 		class = session.Class(c)
 	}
 	d.Class = string(class)
