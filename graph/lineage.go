@@ -39,13 +39,14 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 	if senior == junior {
 		return UncleSelf, nil
 	}
-	if res, ok, err := s.recordUncleAlone(ctx, senior, junior, source); ok || err != nil {
-		if err != nil {
-			return "", fmt.Errorf("record uncle edge %d→%d: %w", senior, junior, err)
-		}
+	res, ok, err := s.recordUncleAlone(ctx, senior, junior, source)
+	if err != nil {
+		return "", fmt.Errorf("record uncle edge %d→%d: %w", senior, junior, err)
+	}
+	if ok {
 		return res, nil
 	}
-	res, err := write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
+	res, err = write(ctx, s, "record_uncle_edge", func(tx txn) (UncleResult, error) {
 		g, err := guardEdge(tx, senior, junior, source, true)
 		if err != nil {
 			return "", err
@@ -73,9 +74,9 @@ func (s *Store) RecordUncleEdge(ctx context.Context, senior, junior int64, sourc
 // inversion (two statements that stand or fall together), an unstable pass, or a failure the
 // driver would retry.
 func (s *Store) recordUncleAlone(ctx context.Context, senior, junior int64, source string) (res UncleResult, ok bool, err error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: neo4j.AccessModeWrite})
-	defer sess.Close(context.Background())
-	g, stable, err := guardOnce(txn{ctx: ctx, r: autoCommit{sess, txConfig("record_uncle_edge")}, obs: s.obs, s: s}, senior, junior, source, true)
+	tx, done := s.alone(ctx, neo4j.AccessModeWrite, "record_uncle_edge")
+	defer done()
+	g, stable, err := guardOnce(tx, senior, junior, source, true)
 	switch {
 	case retriable(err):
 		return "", false, nil

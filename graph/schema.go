@@ -48,15 +48,12 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	if err := s.packCostSummaries(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	// Sessions that spawned before spawners were labelled get the label, once.
-	if err := s.labelSpawners(ctx); err != nil {
+	// Sessions and edges written before the lineage writers marked them (spawners, wide
+	// seniors, edges' ends) get the marks, once.
+	if err := s.markLineage(ctx); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	// Lineage edges written before each carried its ends' ids get them, once.
-	if err := s.numberLineageEdges(ctx); err != nil {
-		return 0, fmt.Errorf("migrate: %w", err)
-	}
-	return len(stmts) + 7, nil
+	return len(stmts) + 6, nil
 }
 
 // lostSchemaRace reports the error a schema command gets when another process created the same

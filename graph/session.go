@@ -167,30 +167,20 @@ func linkSpawnParent(tx txn, id int64, link bool) error {
 	return err
 }
 
-// labelSpawners labels :Spawner the sessions that spawned before link_spawn_parent labelled
-// them; a migration step like summarizeLedger, run once.
-func (s *Store) labelSpawners(ctx context.Context) error {
-	return s.migrateSessions(ctx, "spawner_labels", queries.EverySessionOnce, "Labelling the sessions that spawned",
-		// A session costs a look and rarely a label: batches can be larger.
-		2000,
-		func(tx txn, ids []any, _ time.Time) error {
-			_, err := tx.collect("label_spawners", queries.LabelSpawners, map[string]any{"session_ids": ids})
-			return err
-		})
-}
-
 // wideSenior is the number of juniors above which a session is a :WideSenior, whose juniors the
 // lineage walk reads in order from the edge indexes: below it, reading them all costs less than
 // two index seeks and the 151 entries each can return.
 const wideSenior = 100
 
-// numberLineageEdges sets the ends' ids on the lineage edges written before the edge writers set
-// them, and marks the wide seniors; a migration step like labelSpawners, run once.
-func (s *Store) numberLineageEdges(ctx context.Context) error {
-	return s.migrateSessions(ctx, "lineage_edge_ends", queries.EverySessionOnce, "Numbering the lineage edges by their ends",
+// markLineage gives the sessions and edges written before the lineage writers marked them what
+// those writers now set (mark_lineage says what); a migration step like summarizeLedger, run once
+// over every session in one pass.
+func (s *Store) markLineage(ctx context.Context) error {
+	return s.migrateSessions(ctx, "lineage_edge_ends", queries.EverySessionOnce, "Marking the lineage for the walk",
+		// A session costs a look and rarely a write: batches can be larger.
 		2000,
 		func(tx txn, ids []any, _ time.Time) error {
-			_, err := tx.collect("number_lineage_edges", queries.NumberLineageEdges, map[string]any{"session_ids": ids, "wide": wideSenior})
+			_, err := tx.collect("mark_lineage", queries.MarkLineage, map[string]any{"session_ids": ids, "wide": wideSenior})
 			return err
 		})
 }

@@ -146,13 +146,20 @@ func write[T any](ctx context.Context, s *Store, op string, fn func(txn) (T, err
 // would retry (a lost connection, a transient error) runs fn again as a managed read, which
 // retries as every transaction does.
 func read[T any](ctx context.Context, s *Store, op string, fn func(txn) (T, error)) (T, error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: neo4j.AccessModeRead})
-	out, err := fn(txn{ctx: ctx, r: autoCommit{sess, txConfig(op)}, obs: s.obs, s: s})
-	sess.Close(context.Background())
+	tx, done := s.alone(ctx, neo4j.AccessModeRead, op)
+	out, err := fn(tx)
+	done()
 	if retriable(err) && ctx.Err() == nil {
 		return execute(ctx, s, op, neo4j.AccessModeRead, fn)
 	}
 	return out, translate(err)
+}
+
+// alone opens a session whose statements each run in an auto-commit transaction of their own;
+// done releases it.
+func (s *Store) alone(ctx context.Context, mode neo4j.AccessMode, op string) (tx txn, done func()) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{AccessMode: mode})
+	return txn{ctx: ctx, r: autoCommit{sess, txConfig(op)}, obs: s.obs, s: s}, func() { sess.Close(context.Background()) }
 }
 
 // autoCommit runs each statement in its own implicit transaction.

@@ -57,15 +57,10 @@ var LinkSpawnParent string
 //go:embed every_session_once.cypher
 var EverySessionOnce string
 
-// NumberLineageEdges sets the ends' ids on some sessions' lineage edges and marks wide seniors.
+// MarkLineage gives sessions written before them their edges' ids and lineage labels.
 //
-//go:embed number_lineage_edges.cypher
-var NumberLineageEdges string
-
-// LabelSpawners labels :Spawner those of some sessions that have spawned.
-//
-//go:embed label_spawners.cypher
-var LabelSpawners string
+//go:embed mark_lineage.cypher
+var MarkLineage string
 
 // GetSession reads a session by id.
 //
