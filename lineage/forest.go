@@ -13,16 +13,25 @@ func (h *Hierarchy) Forest() (tops []Node, children map[int64][]Node) {
 	for _, n := range h.Nodes {
 		in[n.ID] = true
 	}
-	children = map[int64][]Node{}
+	// Every drawn-under node goes into one slice, sorted by the node it is under and then by id,
+	// and each node's children are a window of it: two allocations however wide the walk.
+	below := make([]Node, 0, len(h.Nodes))
 	for _, n := range h.Nodes {
 		if n.Under == 0 || !in[n.Under] {
 			tops = append(tops, n)
 		} else {
-			children[n.Under] = append(children[n.Under], n)
+			below = append(below, n)
 		}
 	}
-	for _, kids := range children {
-		slices.SortFunc(kids, func(a, b Node) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(below, func(a, b Node) int { return cmp.Or(cmp.Compare(a.Under, b.Under), cmp.Compare(a.ID, b.ID)) })
+	children = map[int64][]Node{}
+	for i := 0; i < len(below); {
+		j := i + 1
+		for j < len(below) && below[j].Under == below[i].Under {
+			j++
+		}
+		children[below[i].Under] = below[i:j:j]
+		i = j
 	}
 	return tops, children
 }

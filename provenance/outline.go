@@ -17,6 +17,7 @@ import (
 func Outline(h *lineage.Hierarchy) string {
 	tops, children := h.Forest()
 	var b strings.Builder
+	b.Grow(len(h.Nodes) * 96) // a line is about this long; growing by doubling copies it all again
 	var draw func(n lineage.Node, indent int)
 	draw = func(n lineage.Node, indent int) {
 		if b.Len() > 0 {

@@ -35,7 +35,11 @@ func OneLine(s string) string {
 
 // Fenced makes an untrusted value safe inside a ``` fence: no run of backticks can close it.
 func Fenced(s string) string {
-	return fence.ReplaceAllStringFunc(NeutralizeTags(s), func(run string) string {
+	s = NeutralizeTags(s)
+	if !strings.Contains(s, "```") { // the shortest run that closes a fence; most values have none
+		return s
+	}
+	return fence.ReplaceAllStringFunc(s, func(run string) string {
 		return strings.Repeat("ˋ", len(run))
 	})
 }

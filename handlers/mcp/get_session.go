@@ -73,7 +73,14 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	if v.Category != nil {
 		categories = map[int64]string{v.Category.ID: v.Category.Name}
 	}
+	budget := provenance.Summary
+	if verbose {
+		budget = provenance.Uncut
+	}
+	// The sections are most of the page: sized from them, the page is written without regrowing.
+	sections := provenance.Sections(v.Record, budget)
 	var b doc
+	b.Grow(len(sections) + 4096)
 	b.heading(2, "Session: "+oneLine(s.DisplayTitle()))
 	writeBasics(&b, s, categories)
 	writeExecution(&b, s)
@@ -81,14 +88,10 @@ func runGetSession(ctx context.Context, c *call) (string, error) {
 	writeMetadata(&b, "System Metadata", s.Metadata, verbose)
 	writeMetadata(&b, "Custom Metadata", s.CustomMetadata, verbose)
 	writeStatusSummary(&b, summary)
-	budget := provenance.Summary
-	if verbose {
-		budget = provenance.Uncut
-	}
 	if !asOf.IsZero() {
 		b.line(fmt.Sprintf("_The hierarchy and human messages below are as they stood at %s._", asOf.UTC().Format(time.RFC3339)))
 	}
-	b.line(provenance.Sections(v.Record, budget))
+	b.line(sections)
 	writeQueue(&b, v.Pending, v.PendingTotal)
 	writeTimestamps(&b, s)
 	if err := writeTranscript(ctx, &b, c, s); err != nil {

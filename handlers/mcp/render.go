@@ -19,10 +19,18 @@ func (d *doc) heading(level int, text string) {
 	if d.Len() > 0 && !strings.HasSuffix(d.Builder.String(), "\n\n") {
 		d.WriteString("\n")
 	}
-	d.WriteString(strings.Repeat("#", level) + " " + text + "\n\n")
+	d.WriteString(strings.Repeat("#", level))
+	d.WriteByte(' ')
+	d.WriteString(text)
+	d.WriteString("\n\n")
 }
 
-func (d *doc) line(s string)                 { d.WriteString(s + "\n") }
+// line writes s and a newline without joining them first: s may be a whole outline.
+func (d *doc) line(s string) {
+	d.WriteString(s)
+	d.WriteByte('\n')
+}
+
 func (d *doc) linef(format string, a ...any) { d.line(fmt.Sprintf(format, a...)) }
 func (d *doc) field(label string, value any) { d.linef("- **%s:** %v", label, value) }
 func (d *doc) blank()                        { d.WriteString("\n") }

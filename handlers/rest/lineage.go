@@ -32,19 +32,20 @@ type hierarchyRow struct {
 }
 
 func renderHierarchy(h *lineage.Hierarchy) hierarchyJSON {
-	out := hierarchyJSON{OriginSessionID: h.OriginID, RootSessionIDs: h.RootIDs, Truncated: h.Truncated, Nodes: []hierarchyRow{}}
+	out := hierarchyJSON{OriginSessionID: h.OriginID, RootSessionIDs: h.RootIDs, Truncated: h.Truncated,
+		Nodes: make([]hierarchyRow, 0, len(h.Nodes))}
 	if r := h.Reason(); r != "" {
 		out.TruncationReason = &r
 	}
-	for _, n := range h.Nodes {
+	for i := range h.Nodes {
+		n := &h.Nodes[i]
 		row := hierarchyRow{ID: n.ID, Title: n.Title, Status: n.Status, Depth: n.Depth, ParentSessionID: n.ParentID,
 			UncleSessionIDs: n.InGraphUncles, Current: n.Current, Genesis: n.Genesis, PriorityClass: n.Class}
 		if row.UncleSessionIDs == nil {
 			row.UncleSessionIDs = []int64{}
 		}
 		if n.AgentRoot != "" {
-			root := n.AgentRoot
-			row.AgentRoot = &root
+			row.AgentRoot = &n.AgentRoot // rendered at once, while the hierarchy is unchanged
 		}
 		out.Nodes = append(out.Nodes, row)
 	}
