@@ -29,8 +29,9 @@ type options struct {
 	pairSeed                         uint64 // the uncle-edge writes' pairs; new each run
 	mcpClients, httpClients          int
 	mcpDuration                      time.Duration
-	runs                             int    // sessions in the runner load check (0 skips it)
-	redis                            string // the runner load check's Redis
+	warmup                           time.Duration // reads before the timed ones
+	runs                             int           // sessions in the runner load check (0 skips it)
+	redis                            string        // the runner load check's Redis
 }
 
 func main() {
@@ -47,6 +48,7 @@ func main() {
 	flag.IntVar(&o.mcpClients, "mcp-clients", 16, "concurrent clients in the MCP tools/list run")
 	flag.IntVar(&o.httpClients, "http-clients", 16, "concurrent clients in the GET /api/v1/sessions/:id run")
 	flag.DurationVar(&o.mcpDuration, "mcp-duration", 5*time.Second, "length of each many-client run (MCP tools/list, GET /api/v1/sessions/:id)")
+	flag.DurationVar(&o.warmup, "warmup", 20*time.Second, "random reads before the timed measurements, as a running service has had them (Neo4j compiles a statement's hot code over its first thousands of runs)")
 	flag.IntVar(&o.runs, "runner-sessions", 100, "fake-agent sessions through one worker in the runner load check (0 skips it)")
 	flag.StringVar(&o.redis, "redis", envOr("BENCH_REDIS_URL", "redis://127.0.0.1:36379/0"), "the runner load check's Redis, redis://:password@host:port/db (emptied first)")
 	flag.Parse()
@@ -91,8 +93,14 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	fmt.Fprintf(out, "%-58s %8s %8s %8s %8s\n", "measurement", "n", "p50", "p99", "max")
 	r := rand.New(rand.NewPCG(o.seed, 99))
 	random := func() int64 { return 1 + r.Int64N(int64(o.sessions)) }
-	// Warm the page cache and the query plans first: the targets are for a running service.
-	time1(o.samples/2, func() error { return hierarchyRead(ctx, store, random()) })
+	// The targets are for a running service: the first reads after Neo4j starts are shown, and
+	// then reads warm the page cache, the query plans and the JVM's compiled code before anything
+	// else is timed.
+	report(out, "hierarchy read, random session, first reads after start", time1(o.samples/2, func() error {
+		return hierarchyRead(ctx, store, random())
+	}))
+	warmed, took := warm(o.warmup, func() error { return hierarchyRead(ctx, store, random()) })
+	fmt.Fprintf(out, "  (then %d reads in %s to warm up; what follows is a running service)\n", warmed, took.Round(time.Second))
 	stats.reset()
 	report(out, "hierarchy read (GET /sessions/:id), random session", time1(o.samples, func() error {
 		return hierarchyRead(ctx, store, random())
@@ -234,6 +242,20 @@ func concurrent(ctx context.Context, store *graph.Store, o options, out io.Write
 		return fmt.Errorf("%d writes failed", outcomes["error"])
 	}
 	return nil
+}
+
+// warm calls fn for d, or until it fails; it returns the calls made and the time they took.
+func warm(d time.Duration, fn func() error) (int, time.Duration) {
+	start := time.Now()
+	n := 0
+	for time.Since(start) < d {
+		if err := fn(); err != nil {
+			fmt.Fprintln(os.Stderr, "warm-up:", err)
+			break
+		}
+		n++
+	}
+	return n, time.Since(start)
 }
 
 func time1(n int, fn func() error) []time.Duration {

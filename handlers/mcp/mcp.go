@@ -9,12 +9,14 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -90,9 +92,36 @@ func (h *Handler) serve(c *gin.Context) {
 		return
 	}
 	ctx := withConn(c.Request.Context(), &conn{scope: scope, baseURL: baseURL(c.Request)})
+	if env.plainCall() {
+		callTool(ctx, c, srv, env.ID, body)
+		return
+	}
 	req := c.Request.WithContext(ctx)
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	srv.http.ServeHTTP(noFlush{c.Writer}, req)
+}
+
+// callTool answers a plain tools/call through the MCP server's own dispatch (parameters, hooks,
+// the tool's handler) without its HTTP transport, which for a stateless call that cannot stream
+// only makes a session nobody uses and encodes the page twice (encoding/json compacts again
+// whatever a Marshaler returns): about a sixth of what get_session adds to the read it wraps.
+// The answer is the transport's: 200 and the JSON-RPC response, result or error.
+func callTool(ctx context.Context, c *gin.Context, srv *scopedServer, id json.RawMessage, body []byte) {
+	resp := srv.mcp.HandleMessage(ctx, body)
+	if r, ok := resp.(mcpgo.JSONRPCResponse); ok {
+		if m, ok := r.Result.(json.Marshaler); ok {
+			if result, err := m.MarshalJSON(); err == nil {
+				writeResult(c, id, result)
+				return
+			}
+		}
+	}
+	out, err := json.Marshal(resp)
+	if err != nil {
+		writeRPCError(c, id, &rpcError{status: http.StatusInternalServerError, code: codeInternalError, message: "Internal error: the answer does not encode"})
+		return
+	}
+	c.Data(http.StatusOK, "application/json", out)
 }
 
 // precheck answers the JSON-RPC errors a model never sees: a method this server does not

@@ -23,6 +23,7 @@ const maxCachedScopes = 256
 
 // scopedServer is one prebuilt mcp-go server carrying exactly one scope's tools.
 type scopedServer struct {
+	mcp   *server.MCPServer
 	http  *server.StreamableHTTPServer
 	tools map[string]bool
 	// list is the encoded tools/list result. It never changes for a scope, and encoding ~25
@@ -88,6 +89,7 @@ func (h *Handler) build(groups []string) *scopedServer {
 		panic(fmt.Sprintf("mcp: the tool list does not encode: %v", err)) // static data: found by the tests
 	}
 	out.list = list
+	out.mcp = mcpSrv
 	out.http = server.NewStreamableHTTPServer(mcpSrv,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),

@@ -29,6 +29,7 @@ const (
 	codeInvalidRequest = -32600
 	codeMethodNotFound = -32601
 	codeInvalidParams  = -32602
+	codeInternalError  = -32603
 )
 
 // rpcError is a transport-level rejection: the HTTP status and the JSON-RPC error it carries.
@@ -46,9 +47,16 @@ type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
-		Name   string `json:"name"`
-		Cursor string `json:"cursor"`
+		Name   string          `json:"name"`
+		Cursor string          `json:"cursor"`
+		Meta   json.RawMessage `json:"_meta"`
 	} `json:"params"`
+}
+
+// plainCall is a tools/call with an id and without _meta (where a progress token or a newer
+// protocol's version would ride): one the MCP server can answer outside its HTTP transport.
+func (e *envelope) plainCall() bool {
+	return e.Method == "tools/call" && len(e.ID) > 0 && string(e.ID) != "null" && len(e.Params.Meta) == 0
 }
 
 // methods is what this server answers; anything else is -32601 before it reaches mcp-go, which

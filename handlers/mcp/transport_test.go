@@ -2,9 +2,13 @@ package mcp_test
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zimmerhq/zimmer/graph/graphtest"
 )
 
 func TestEveryVerbAsksForTheKeyBeforeAnythingElse(t *testing.T) {
@@ -194,5 +198,41 @@ func TestScopingIsReadFromTheURLNeverTheBody(t *testing.T) {
 	tools := r.body["result"].(map[string]any)["tools"].([]any)
 	if len(tools) != 3 {
 		t.Fatalf("health_readonly has 3 tools whatever the body says; got %d: %s", len(tools), r.raw)
+	}
+}
+
+// A tools/call with an id and no _meta is answered by the MCP server without its HTTP
+// transport; with a _meta it goes through the transport. Either way the client gets the same
+// answer: the same status, content type and JSON-RPC body, result or error.
+func TestAToolCallAnswersTheSameWithOrWithoutTheTransport(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	s := graphtest.Session(t, e.store, nil)
+	for _, tc := range []struct {
+		name   string
+		params map[string]any
+		is     string // what the answer must contain, so the comparison is not of two failures
+	}{
+		{"a result", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID}}, `"content"`},
+		{"a tool error", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID + 1_000_000}}, `"isError":true`},
+		{"malformed arguments", map[string]any{"name": "get_session", "arguments": "not an object"}, `"isError":true`},
+		{"malformed parameters", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID}, "task": "not an object"}, `"error":{`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plain := e.post(t, "/mcp", map[string]any{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": tc.params})
+			withMeta := map[string]any{"_meta": map[string]any{}}
+			maps.Copy(withMeta, tc.params)
+			transported := e.post(t, "/mcp", map[string]any{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": withMeta})
+			if !strings.Contains(plain.raw, tc.is) {
+				t.Fatalf("the answer lacks %s: %s", tc.is, plain.raw)
+			}
+			if plain.status != transported.status || plain.header.Get("Content-Type") != transported.header.Get("Content-Type") {
+				t.Errorf("status %d %q without the transport, %d %q with it", plain.status, plain.header.Get("Content-Type"),
+					transported.status, transported.header.Get("Content-Type"))
+			}
+			if !reflect.DeepEqual(plain.body, transported.body) {
+				t.Errorf("the bodies differ:\nwithout the transport: %s\nwith it:               %s", plain.raw, transported.raw)
+			}
+		})
 	}
 }
