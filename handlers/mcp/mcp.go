@@ -1,6 +1,7 @@
 // Package mcp is Zimmer's own MCP endpoint, POST /mcp: a stateless streamable-HTTP server (plain
 // JSON responses, no Mcp-Session-Id, no SSE) whose tools call the orchestrator in-process, the
-// same operations REST calls. mcp-go owns the JSON-RPC framing and version negotiation; this
+// same operations REST calls. mcp-go owns the JSON-RPC framing and version negotiation (a plain
+// tools/call and tools/list skip only its HTTP transport: see callTool and writeResult); this
 // package owns who may call (the API key, checked by the caller's middleware), what a connection
 // may see (the scoped tool list from its URL), argument validation with readable messages, and
 // the tools themselves, one file each.
