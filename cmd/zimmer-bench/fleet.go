@@ -67,7 +67,7 @@ func shape(n int, seed uint64) *fleet {
 		}
 	}
 	add(0, "general-agent") // the hot session, id n
-	wideEnd := int64(4 * (f.wideSize + 1))
+	wideEnd := f.wideEnd()
 	for range n / 20 { // uncle edges across hierarchies: ~5% of sessions
 		a, b := 1+r.Int64N(int64(n-1)), 1+r.Int64N(int64(n-1))
 		if a > b {
@@ -93,6 +93,18 @@ func (f *fleet) forget() string {
 		len(f.sessions), len(f.spawns), len(f.uncles), len(f.wide), f.wideSize, f.hot, f.hotSeniors)
 	f.sessions, f.spawns, f.uncles = nil, nil, nil
 	return line
+}
+
+// wideEnd is the last id in a wide router's subtree: the wide routers and their children come first.
+func (f *fleet) wideEnd() int64 { return int64(len(f.wide) * (f.wideSize + 1)) }
+
+// uncle draws the ends of a random uncle edge as the fleet was built with them: the senior is
+// neither in a wide router's subtree nor the hot session, so however many runs add edges, no
+// path leads from a wide router to the hot session, and the worst-case check keeps searching
+// both sides to the end.
+func (f *fleet) uncle(r *rand.Rand) (senior, junior int64) {
+	first := f.wideEnd() + 1
+	return first + r.Int64N(f.hot-first), 1 + r.Int64N(f.hot)
 }
 
 func (f *fleet) wideChild(r *rand.Rand) int64 {
