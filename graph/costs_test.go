@@ -381,12 +381,12 @@ func TestARollUpReachesEveryGenerationHoweverItWasSpawned(t *testing.T) {
 		{"spawned before spawners were known", func(t *testing.T) (int64, int64) {
 			top, leaf := importedChain(t, store)
 			graphtest.Cypher(t, `MATCH (s:Session) WHERE s.id IN [$top, $middle] REMOVE s:Spawner
-				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_edge_ends'}) SET m.done = false`,
+				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_onward_edges'}) SET m.done = false`,
 				map[string]any{"top": top, "middle": top + 1})
 			if _, err := store.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if !migrationDone(t, "lineage_edge_ends") {
+			if !migrationDone(t, "lineage_onward_edges") {
 				t.Error("the migration is not marked done: every start would run it again")
 			}
 			return top, leaf

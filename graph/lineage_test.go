@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -235,6 +237,20 @@ func TestManyMixedLineageWritersLeaveItAcyclic(t *testing.T) {
 	if created == 0 {
 		t.Fatal("no writer created an edge; the run proves nothing")
 	}
+	if n := notOnward(t, slices.Collect(maps.Values(ids))); n != 0 {
+		t.Errorf("%d edges into a session with juniors are not onward: a wide senior could miss a path", n)
+	}
+}
+
+// notOnward counts the lineage edges touching the given sessions whose junior has juniors but
+// which do not say so: each is a path a wide senior's search would not take.
+func notOnward(t *testing.T, ids []int64) int64 {
+	t.Helper()
+	res := graphtest.Query(t, `MATCH (a:Session)-[e:SPAWNED|UNCLE_OF]->(b:Session)
+		WHERE (a.id IN $ids OR b.id IN $ids) AND EXISTS { (b)-[:SPAWNED|UNCLE_OF]->() } AND coalesce(e.onward, false) = false
+		RETURN count(e) AS n`, map[string]any{"ids": ids})
+	n, _ := res.Records[0].Get("n")
+	return n.(int64)
 }
 
 // The new edge A → J, with A's seniors and J's juniors wide or narrow: whichever side the guard
@@ -379,12 +395,12 @@ func TestEveryLineageEdgeCarriesItsEndsIDs(t *testing.T) {
 		{"written before edges carried their ends", func(t *testing.T) (int64, []int64) {
 			senior, juniors := imported(t, "uncle")
 			graphtest.Cypher(t, `MATCH (s:Session {id: $id})-[e:SPAWNED|UNCLE_OF]->() REMOVE s:WideSenior, e.senior_id, e.junior_id
-				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_edge_ends'}) SET m.done = false`,
+				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_onward_edges'}) SET m.done = false`,
 				map[string]any{"id": senior})
 			if _, err := store.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if !migrationDone(t, "lineage_edge_ends") {
+			if !migrationDone(t, "lineage_onward_edges") {
 				t.Error("the migration is not marked done: every start would run it again")
 			}
 			return senior, juniors
@@ -406,6 +422,86 @@ func TestEveryLineageEdgeCarriesItsEndsIDs(t *testing.T) {
 				if m["wide"] != tc.wideAfter {
 					t.Fatalf("#%d with %d juniors: WideSenior %v, want %v", senior, len(juniors), m["wide"], tc.wideAfter)
 				}
+			}
+		})
+	}
+}
+
+// A wide senior is searched for a path to the junior only through those of its juniors that have
+// juniors of their own: the edges into such a session say so (onward), and every way an edge
+// comes to be — and the migration for edges written before — keeps them saying so. Should one
+// of them not, the senior would be taken for not reaching a junior it reaches.
+func TestAWideSeniorReachesOnlyThroughJuniorsThatGoOn(t *testing.T) {
+	store := graphtest.Store(t)
+	ctx := context.Background()
+	const leaves = 120 // more than the 100 juniors that make a wide senior
+	uncle := func(t *testing.T, senior, junior int64, want graph.UncleResult) {
+		t.Helper()
+		if got, err := store.RecordUncleEdge(ctx, senior, junior, "test"); err != nil || got != want {
+			t.Fatalf("uncle edge #%d → #%d: %v, %v; want %v", senior, junior, got, err, want)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		edges [][2]string // besides A → L0 … L119
+		then  func(t *testing.T, ids map[string]int64)
+		want  graph.UncleResult
+	}{
+		{name: "no junior goes on", want: graph.UncleCreated},
+		{name: "a junior goes on elsewhere", edges: [][2]string{{"L5", "X"}}, want: graph.UncleCreated},
+		{name: "a junior goes on to B, imported", edges: [][2]string{{"L5", "X"}, {"X", "B"}}, want: graph.UncleAlready},
+		{name: "a junior recorded senior to B", then: func(t *testing.T, ids map[string]int64) {
+			uncle(t, ids["L5"], ids["B"], graph.UncleCreated)
+		}, want: graph.UncleAlready},
+		{name: "a junior spawned a session senior to B", then: func(t *testing.T, ids map[string]int64) {
+			p := ids["L5"]
+			child := graphtest.Session(t, store, func(d *session.Session) { d.ParentSessionID = &p })
+			uncle(t, child.ID, ids["B"], graph.UncleCreated)
+		}, want: graph.UncleAlready},
+		{name: "a junior given a child senior to B later", then: func(t *testing.T, ids map[string]int64) {
+			child := graphtest.Session(t, store, nil)
+			uncle(t, child.ID, ids["B"], graph.UncleCreated)
+			if res := spawnUnder(ctx, t, store, ids["L5"], child.ID); res != graph.UncleCreated {
+				t.Fatalf("L5 spawning the child: %s", res)
+			}
+		}, want: graph.UncleAlready},
+		{name: "a junior senior to B by an inversion", edges: [][2]string{{"Y", "B"}}, then: func(t *testing.T, ids map[string]int64) {
+			uncle(t, ids["Y"], ids["L5"], graph.UncleCreated)
+			uncle(t, ids["L5"], ids["Y"], graph.UncleInverted)
+		}, want: graph.UncleAlready},
+		{name: "a junior going on to B before edges said so", edges: [][2]string{{"L5", "X"}, {"X", "B"}}, then: func(t *testing.T, ids map[string]int64) {
+			graphtest.Cypher(t, `MATCH (s:Session)-[e:SPAWNED|UNCLE_OF]->() WHERE s.id IN $ids REMOVE e.onward
+				WITH count(*) AS n MATCH (m:Migration {name: 'lineage_onward_edges'}) SET m.done = false`,
+				map[string]any{"ids": slices.Collect(maps.Values(ids))})
+			if _, err := store.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}, want: graph.UncleAlready},
+	} {
+		t.Run(fmt.Sprintf("%s: %s", tc.name, tc.want), func(t *testing.T) {
+			names := []string{"A", "B", "X", "Y"}
+			edges := tc.edges
+			for i := range leaves {
+				names = append(names, fmt.Sprint("L", i))
+				edges = append(edges, [2]string{"A", fmt.Sprint("L", i)})
+			}
+			ids := importLineage(t, store, names, edges)
+			if tc.then != nil {
+				tc.then(t, ids)
+			}
+			wide := graphtest.Query(t, `MATCH (a:Session {id: $id}) RETURN a:WideSenior AS wide`, map[string]any{"id": ids["A"]})
+			if w, _ := wide.Records[0].Get("wide"); w != true {
+				t.Fatal("A is not a :WideSenior; the test would not exercise the search it is about")
+			}
+			got, err := store.RecordUncleEdge(ctx, ids["A"], ids["B"], "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Fatalf("A → B: %s, want %s", got, tc.want)
+			}
+			if n := notOnward(t, slices.Collect(maps.Values(ids))); n != 0 {
+				t.Errorf("%d edges into a session with juniors are not onward", n)
 			}
 		})
 	}

@@ -176,7 +176,7 @@ const wideSenior = 100
 // those writers now set (mark_lineage says what); a migration step like summarizeLedger, run once
 // over every session in one pass.
 func (s *Store) markLineage(ctx context.Context) error {
-	return s.migrateSessions(ctx, "lineage_edge_ends", queries.EverySessionOnce, "Marking the lineage for the walk",
+	return s.migrateSessions(ctx, "lineage_onward_edges", queries.EverySessionOnce, "Marking the lineage for the walk",
 		// A session costs a look and rarely a write: batches can be larger.
 		2000,
 		func(tx txn, ids []any, _ time.Time) error {

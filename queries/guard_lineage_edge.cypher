@@ -21,7 +21,13 @@
 // $small, which most edges' do not); when neither completes, the junior's whole side is locked
 // (no budget after which the answer lapses). The side is locked by id, so a session deleted
 // since it was read is skipped (a deletion takes edges away; it cannot close a cycle).
-// "Already senior" is an exact bidirectional breadth-first search (shortestPath).
+// "Already senior" is an exact bidirectional breadth-first search (shortestPath), skipped for a
+// :WideSenior with no way on: a path from the senior leaves it by an edge into the junior itself
+// or into a session with juniors of its own, and every edge into such a session is `onward`
+// (every edge writer keeps this: see link_spawn_parent), so a wide senior whose edges, found from
+// the indexes on the edges' ends and on (senior_id, onward), include neither reaches only its own
+// juniors. That is a router fanned out to workers that have no juniors: thousands of edges not
+// read, where the search would read them all and then every worker's.
 // Params: $senior, $junior, $uncle (bool), $source, $at, $cap, $small, $wide (see
 // link_spawn_parent). The caller handles $senior = $junior.
 // Returns: one row {senior_exists, junior_exists, senior_reaches, direct_reverse, junior_reaches,
@@ -63,8 +69,16 @@ WITH a, b, both, side, held,
      both AND EXISTS { (b)-[:SPAWNED|UNCLE_OF]->(:Session) } AND EXISTS { (:Session)-[:SPAWNED|UNCLE_OF]->(a) } AS risky
 OPTIONAL CALL (a, b, both) {
   WITH a, b WHERE both
-  OPTIONAL MATCH down = shortestPath((a)-[:SPAWNED|UNCLE_OF*]->(b))
-  RETURN down IS NOT NULL AS seniorReaches, EXISTS { (b)-[:UNCLE_OF]->(a) } AS reverse
+  OPTIONAL CALL (a, b) {
+    WITH a, b WHERE NOT a:WideSenior
+      OR EXISTS { MATCH ()-[e:SPAWNED]->() WHERE e.senior_id = a.id AND e.junior_id = b.id }
+      OR EXISTS { MATCH ()-[e:UNCLE_OF]->() WHERE e.senior_id = a.id AND e.junior_id = b.id }
+      OR EXISTS { MATCH ()-[e:SPAWNED]->() WHERE e.senior_id = a.id AND e.onward = true }
+      OR EXISTS { MATCH ()-[e:UNCLE_OF]->() WHERE e.senior_id = a.id AND e.onward = true }
+    OPTIONAL MATCH down = shortestPath((a)-[:SPAWNED|UNCLE_OF*]->(b))
+    RETURN down IS NOT NULL AS found
+  }
+  RETURN coalesce(found, false) AS seniorReaches, EXISTS { (b)-[:UNCLE_OF]->(a) } AS reverse
 }
 OPTIONAL CALL (a, b, side, risky, seniorReaches, reverse) {
   WITH a, b WHERE risky AND NOT seniorReaches AND NOT reverse AND side IN ['down', 'down_all']
@@ -81,9 +95,15 @@ WITH a, b, both, held, seniorReaches, reverse,
        OR (side <> 'none' AND size(COLLECT { UNWIND held + [n IN again | n.id] AS i RETURN DISTINCT i }) = size(held)) AS stable
 OPTIONAL CALL (a, b, both, seniorReaches, reverse, juniorReaches, stable) {
   WITH a, b WHERE $uncle AND both AND stable AND NOT seniorReaches AND NOT reverse AND NOT juniorReaches
+  WITH a, b, EXISTS { (b)-[:SPAWNED|UNCLE_OF]->() } AS onward
   MERGE (a)-[e:UNCLE_OF]->(b)
-  ON CREATE SET e.source = $source, e.created_at = $at, e.senior_id = a.id, e.junior_id = b.id
+  ON CREATE SET e.source = $source, e.created_at = $at, e.senior_id = a.id, e.junior_id = b.id, e.onward = onward
   FOREACH (_ IN CASE WHEN COUNT { (a)-[:SPAWNED|UNCLE_OF]->() } > $wide THEN [1] ELSE [] END | SET a:WideSenior)
+  WITH a
+  CALL (a) {
+    MATCH ()-[i:SPAWNED|UNCLE_OF]->(a) WHERE i.onward IS NULL OR NOT i.onward
+    SET i.onward = true
+  }
   RETURN true AS created
 }
 RETURN a IS NOT NULL AS senior_exists, b IS NOT NULL AS junior_exists, coalesce(seniorReaches, false) AS senior_reaches,

@@ -1,6 +1,7 @@
 // ImportEdges: bulk-create spawn and uncle edges for a synthetic fleet. It locks nothing and
 // checks no cycles: the caller guarantees the edges are acyclic (e.g. senior id < junior id).
-// Spawners, ends' ids on every edge and wide seniors are marked as link_spawn_parent marks them.
+// Spawners, ends' ids and onward on every edge, and wide seniors are marked as
+// link_spawn_parent marks them.
 // Params: $spawns (list of {from, to}), $uncles (list of {from, to}), $at, $wide. Returns: one
 // row {ok}.
 CALL () {
@@ -21,5 +22,12 @@ CALL () {
   MATCH (a:Session {id: id})
   WHERE COUNT { (a)-[:SPAWNED|UNCLE_OF]->() } > $wide
   SET a:WideSenior
+}
+CALL () {
+  UNWIND $spawns + $uncles AS e
+  UNWIND [e.from, e.to] AS id
+  WITH DISTINCT id
+  MATCH ()-[i:SPAWNED|UNCLE_OF]->(b:Session {id: id})
+  SET i.onward = EXISTS { (b)-[:SPAWNED|UNCLE_OF]->() }
 }
 RETURN true AS ok

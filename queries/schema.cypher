@@ -65,4 +65,6 @@ CREATE INDEX spend_day_session IF NOT EXISTS FOR (d:SpendDay) ON (d.session_id, 
 CREATE INDEX injected_block_session IF NOT EXISTS FOR (f:InjectedBlock) ON (f.session_id);
 CREATE CONSTRAINT migration_name IF NOT EXISTS FOR (m:Migration) REQUIRE m.name IS UNIQUE;
 CREATE INDEX spawned_juniors_in_order IF NOT EXISTS FOR ()-[e:SPAWNED]-() ON (e.senior_id, e.junior_id);
-CREATE INDEX uncle_juniors_in_order IF NOT EXISTS FOR ()-[e:UNCLE_OF]-() ON (e.senior_id, e.junior_id)
+CREATE INDEX uncle_juniors_in_order IF NOT EXISTS FOR ()-[e:UNCLE_OF]-() ON (e.senior_id, e.junior_id);
+CREATE INDEX spawned_onward IF NOT EXISTS FOR ()-[e:SPAWNED]-() ON (e.senior_id, e.onward);
+CREATE INDEX uncle_onward IF NOT EXISTS FOR ()-[e:UNCLE_OF]-() ON (e.senior_id, e.onward)
