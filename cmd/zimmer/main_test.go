@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -141,5 +142,30 @@ func TestVerifyNamesABrokenChain(t *testing.T) {
 	want := fmt.Sprintf("broken: human-message record #%d (session #%d, link 1): its content no longer matches its digest", id, s.ID)
 	if err == nil || !strings.Contains(out.String(), want) {
 		t.Fatalf("verify: %v\n%s\nwant a line %q", err, out.String(), want)
+	}
+}
+
+func TestTheServicesCollectLessOftenUnlessGOGCSaysOtherwise(t *testing.T) {
+	for _, tc := range []struct {
+		name, cmd, gogc string
+		want            int
+	}{
+		{"serve", "serve", "", serviceGCPercent},
+		{"worker", "worker", "", serviceGCPercent},
+		{"serve with GOGC set", "serve", "50", 100},
+		{"migrate, a one-off", "migrate", "", 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prev := debug.SetGCPercent(100)
+			tuneGC(tc.cmd, func(k string) string {
+				if k == "GOGC" {
+					return tc.gogc
+				}
+				return ""
+			})
+			if got := debug.SetGCPercent(prev); got != tc.want {
+				t.Errorf("GC percent %d, want %d", got, tc.want)
+			}
+		})
 	}
 }
