@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/zimmerhq/zimmer/lineage"
@@ -118,6 +119,7 @@ func nodeData(v []any, o session.ClassOverrides) lineage.NodeData {
 		ID: asInt(v[0]), Title: asString(v[1]), AgentRoot: asString(v[2]), Status: asString(v[3]),
 		Genesis: asString(v[4]), ParentID: optInt(v[6]), UncleIDs: int64s(list(v[7])),
 	}
+	slices.Sort(d.UncleIDs) // session_provenance returns them as the edges come
 	class := o.Of(session.Genesis(d.Genesis))
 	if c := asString(v[5]); c != "" {
 		class = session.Class(c)

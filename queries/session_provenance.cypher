@@ -22,9 +22,10 @@
 // Params: $id (integer), $max_depth, $max_nodes, $pending (the pending status), $queue_preview
 // (how many pending messages to return; 0 for none).
 // Returns: zero rows when no session has the id, else one row {s, origin, roots, truncated,
-// nodes: [[id, title, agent_root, status, genesis, scheduling_class, parent_id, uncle_ids, depth,
-// under (null but for an appended asked-for session)]] in walk order (lists, as as_of_nodes'
-// columns, so no node carries its keys over the wire), messages: [{id,
+// nodes: [[id, title, agent_root, status, genesis, scheduling_class, parent_id, uncle_ids (in no
+// order), depth, under (null but for an appended asked-for session)]] in walk order (lists, as
+// as_of_nodes' columns, so no node carries its keys over the wire; the seniors' ids come off the
+// edges, so no senior's property chain is read), messages: [{id,
 // session_id, author, channel, content, occurred_at, entry_point, slack_user_id, slack_channel,
 // slack_permalink}] chronological, users: [{key,
 // display_name, email, slack_user_ids, notes, created_at, updated_at}] by key, pending_total,
@@ -100,8 +101,8 @@ RETURN s, origin.id AS origin, [r IN roots | r.id] AS roots, truncated,
     UNWIND range(0, size(order) - 1) AS i
     WITH i, order[i] AS e, order[i].n AS n
     RETURN [n.id, n.title, n.agent_root_key, n.status, n.genesis, n.scheduling_class,
-            COLLECT { MATCH (p:Session)-[:SPAWNED]->(n) RETURN p.id }[0],
-            COLLECT { MATCH (u:Session)-[:UNCLE_OF]->(n) RETURN u.id AS uid ORDER BY uid },
+            [(n)<-[sp:SPAWNED]-(p) | coalesce(sp.senior_id, p.id)][0],
+            [(n)<-[un:UNCLE_OF]-(u) | coalesce(un.senior_id, u.id)],
             e.depth, e.under]
     ORDER BY i
   } AS nodes,
