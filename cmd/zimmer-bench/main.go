@@ -16,6 +16,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zimmerhq/zimmer/graph"
@@ -110,12 +111,15 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	}))
 	pairs := rand.New(rand.NewPCG(o.pairSeed, 99))
 	written := map[graph.UncleResult]int{}
+	made := &runEdges{}
+	defer made.forget(ctx, store, o.writers, out)
 	// The write path warms up as the reads did: its first writes after start are shown, then
-	// random pairs are written (kept, like the timed ones) for half the warm-up.
+	// random pairs are written for half the warm-up.
 	write := func() error {
 		a, b := f.uncle(pairs)
 		res, err := store.RecordUncleEdge(ctx, a, b, "bench")
 		written[res]++
+		made.add(res, a, b)
 		return err
 	}
 	report(out, "uncle-edge write, random pair, first writes after start", time1(o.samples/2, write))
@@ -135,7 +139,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	if err := mcpOverHTTP(ctx, store, o, out, random); err != nil {
 		return err
 	}
-	if err := concurrent(ctx, store, o, f, out); err != nil {
+	if err := concurrent(ctx, store, o, f, made, out); err != nil {
 		return err
 	}
 	return runnerLoad(ctx, store, o, out)
@@ -202,7 +206,7 @@ func worstCase(ctx context.Context, store *graph.Store, f *fleet, n int) []time.
 }
 
 // concurrent runs many writers over random pairs, then proves acyclicity independently.
-func concurrent(ctx context.Context, store *graph.Store, o options, f *fleet, out io.Writer) error {
+func concurrent(ctx context.Context, store *graph.Store, o options, f *fleet, made *runEdges, out io.Writer) error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	outcomes := map[graph.UncleResult]int{}
@@ -218,6 +222,7 @@ func concurrent(ctx context.Context, store *graph.Store, o options, f *fleet, ou
 				t0 := time.Now()
 				res, err := store.RecordUncleEdge(ctx, a, b, "bench")
 				d := time.Since(t0)
+				made.add(res, a, b)
 				mu.Lock()
 				if err != nil {
 					outcomes["error"]++
@@ -260,6 +265,53 @@ func warm(d time.Duration, fn func() error) (int, time.Duration) {
 		n++
 	}
 	return n, time.Since(start)
+}
+
+// runEdges are the uncle edges a run created. They are removed when it ends, so every run
+// measures the fleet as it was built: kept, the 10,000 or so random edges of each run had grown
+// its uncle edges five-fold over a day of runs, and with them every hierarchy a read walks.
+type runEdges struct {
+	mu    sync.Mutex
+	pairs [][2]int64
+}
+
+func (e *runEdges) add(res graph.UncleResult, senior, junior int64) {
+	if res != graph.UncleCreated {
+		return
+	}
+	e.mu.Lock()
+	e.pairs = append(e.pairs, [2]int64{senior, junior})
+	e.mu.Unlock()
+}
+
+// forget removes the run's edges with the given number of workers. They become former edges,
+// which no walk and no cycle check reads. (An inversion's replaced edge is not put back: a run
+// makes one or two.)
+func (e *runEdges) forget(ctx context.Context, store *graph.Store, workers int, out io.Writer) {
+	start := time.Now()
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	next := make(chan [2]int64)
+	for range workers {
+		wg.Go(func() {
+			for p := range next {
+				if _, _, err := store.RemoveUncleEdge(ctx, p[0], p[1], "bench", "bench"); err != nil && !errors.Is(err, graph.ErrNotFound) {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	for _, p := range e.pairs {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	fmt.Fprintf(out, "\nremoved the %d uncle edges this run wrote in %s, so the next run measures the fleet as built",
+		len(e.pairs), time.Since(start).Round(time.Second))
+	if n := failed.Load(); n > 0 {
+		fmt.Fprintf(out, " (%d removals failed)", n)
+	}
+	fmt.Fprintln(out)
 }
 
 func time1(n int, fn func() error) []time.Duration {
