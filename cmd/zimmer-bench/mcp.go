@@ -11,6 +11,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -33,6 +35,11 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 	cat, err := catalog.Load("")
 	if err != nil {
 		return err
+	}
+	// zimmer serve runs Go's collector at 400 unless GOGC is set; the surface measured here runs
+	// in this process, so it runs as serve does while it is measured.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The measured reads never enqueue, so the service gets no job queue.
