@@ -242,6 +242,14 @@ func TestManyMixedLineageWritersLeaveItAcyclic(t *testing.T) {
 	}
 }
 
+// recordUncle records the uncle edge senior → junior and requires the outcome want.
+func recordUncle(t *testing.T, store *graph.Store, senior, junior int64, want graph.UncleResult) {
+	t.Helper()
+	if got, err := store.RecordUncleEdge(context.Background(), senior, junior, "test"); err != nil || got != want {
+		t.Fatalf("uncle edge #%d → #%d: %v, %v; want %v", senior, junior, got, err, want)
+	}
+}
+
 // notOnward counts the lineage edges touching the given sessions whose junior has juniors but
 // which do not say so: each is a path a wide senior's search would not take.
 func notOnward(t *testing.T, ids []int64) int64 {
@@ -312,12 +320,6 @@ func TestEveryLineageEdgeCarriesItsEndsIDs(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	withParent := func(p int64) func(*session.Session) { return func(d *session.Session) { d.ParentSessionID = &p } }
-	uncle := func(t *testing.T, senior, junior int64, want graph.UncleResult) {
-		t.Helper()
-		if got, err := store.RecordUncleEdge(ctx, senior, junior, "test"); err != nil || got != want {
-			t.Fatalf("uncle edge #%d → #%d: %v, %v; want %v", senior, junior, got, err, want)
-		}
-	}
 	const wide = 101 // juniors that make a wide senior
 	imported := func(t *testing.T, kind string) (senior int64, juniors []int64) {
 		ids := importLineage(t, store, []string{"senior"}, nil)
@@ -365,13 +367,13 @@ func TestEveryLineageEdgeCarriesItsEndsIDs(t *testing.T) {
 		}, false},
 		{"an uncle edge recorded", func(t *testing.T) (int64, []int64) {
 			a, b := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
-			uncle(t, a.ID, b.ID, graph.UncleCreated)
+			recordUncle(t, store, a.ID, b.ID, graph.UncleCreated)
 			return a.ID, []int64{b.ID}
 		}, false},
 		{"an uncle edge inverted", func(t *testing.T) (int64, []int64) {
 			a, b := graphtest.Session(t, store, nil), graphtest.Session(t, store, nil)
-			uncle(t, a.ID, b.ID, graph.UncleCreated)
-			uncle(t, b.ID, a.ID, graph.UncleInverted)
+			recordUncle(t, store, a.ID, b.ID, graph.UncleCreated)
+			recordUncle(t, store, b.ID, a.ID, graph.UncleInverted)
 			return b.ID, []int64{a.ID}
 		}, false},
 		{"imported", func(t *testing.T) (int64, []int64) {
@@ -388,7 +390,7 @@ func TestEveryLineageEdgeCarriesItsEndsIDs(t *testing.T) {
 			senior, juniors := imported(t, "uncle")
 			graphtest.Cypher(t, `MATCH (s:Session {id: $id}) REMOVE s:WideSenior`, map[string]any{"id": senior})
 			b := graphtest.Session(t, store, nil)
-			uncle(t, senior, b.ID, graph.UncleCreated)
+			recordUncle(t, store, senior, b.ID, graph.UncleCreated)
 			return senior, append(juniors, b.ID)
 		}, true},
 		{"a wide senior imported", func(t *testing.T) (int64, []int64) { return imported(t, "spawn") }, true},
@@ -435,12 +437,6 @@ func TestAWideSeniorReachesOnlyThroughJuniorsThatGoOn(t *testing.T) {
 	store := graphtest.Store(t)
 	ctx := context.Background()
 	const leaves = 120 // more than the 100 juniors that make a wide senior
-	uncle := func(t *testing.T, senior, junior int64, want graph.UncleResult) {
-		t.Helper()
-		if got, err := store.RecordUncleEdge(ctx, senior, junior, "test"); err != nil || got != want {
-			t.Fatalf("uncle edge #%d → #%d: %v, %v; want %v", senior, junior, got, err, want)
-		}
-	}
 	for _, tc := range []struct {
 		name  string
 		edges [][2]string // besides A → L0 … L119
@@ -451,23 +447,23 @@ func TestAWideSeniorReachesOnlyThroughJuniorsThatGoOn(t *testing.T) {
 		{name: "a junior goes on elsewhere", edges: [][2]string{{"L5", "X"}}, want: graph.UncleCreated},
 		{name: "a junior goes on to B, imported", edges: [][2]string{{"L5", "X"}, {"X", "B"}}, want: graph.UncleAlready},
 		{name: "a junior recorded senior to B", then: func(t *testing.T, ids map[string]int64) {
-			uncle(t, ids["L5"], ids["B"], graph.UncleCreated)
+			recordUncle(t, store, ids["L5"], ids["B"], graph.UncleCreated)
 		}, want: graph.UncleAlready},
 		{name: "a junior spawned a session senior to B", then: func(t *testing.T, ids map[string]int64) {
 			p := ids["L5"]
 			child := graphtest.Session(t, store, func(d *session.Session) { d.ParentSessionID = &p })
-			uncle(t, child.ID, ids["B"], graph.UncleCreated)
+			recordUncle(t, store, child.ID, ids["B"], graph.UncleCreated)
 		}, want: graph.UncleAlready},
 		{name: "a junior given a child senior to B later", then: func(t *testing.T, ids map[string]int64) {
 			child := graphtest.Session(t, store, nil)
-			uncle(t, child.ID, ids["B"], graph.UncleCreated)
+			recordUncle(t, store, child.ID, ids["B"], graph.UncleCreated)
 			if res := spawnUnder(ctx, t, store, ids["L5"], child.ID); res != graph.UncleCreated {
 				t.Fatalf("L5 spawning the child: %s", res)
 			}
 		}, want: graph.UncleAlready},
 		{name: "a junior senior to B by an inversion", edges: [][2]string{{"Y", "B"}}, then: func(t *testing.T, ids map[string]int64) {
-			uncle(t, ids["Y"], ids["L5"], graph.UncleCreated)
-			uncle(t, ids["L5"], ids["Y"], graph.UncleInverted)
+			recordUncle(t, store, ids["Y"], ids["L5"], graph.UncleCreated)
+			recordUncle(t, store, ids["L5"], ids["Y"], graph.UncleInverted)
 		}, want: graph.UncleAlready},
 		{name: "a junior going on to B before edges said so", edges: [][2]string{{"L5", "X"}, {"X", "B"}}, then: func(t *testing.T, ids map[string]int64) {
 			graphtest.Cypher(t, `MATCH (s:Session)-[e:SPAWNED|UNCLE_OF]->() WHERE s.id IN $ids REMOVE e.onward

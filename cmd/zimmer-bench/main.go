@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph"
 	"github.com/zimmerhq/zimmer/lineage"
 )
@@ -36,6 +37,9 @@ type options struct {
 }
 
 func main() {
+	// The measured service code runs in this process too (the store, the MCP surface), so it runs
+	// with the collector target zimmer serve runs with.
+	config.TuneGC(os.Getenv)
 	var o options
 	flag.IntVar(&o.sessions, "sessions", 100_000, "fleet size (1000000 is the size the latency targets are set for)")
 	flag.IntVar(&o.samples, "samples", 2000, "timed samples per measurement")

@@ -11,8 +11,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -36,11 +34,6 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 	if err != nil {
 		return err
 	}
-	// zimmer serve runs Go's collector at 400 unless GOGC is set; the surface measured here runs
-	// in this process, so it runs as serve does while it is measured.
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	}
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The measured reads never enqueue, so the service gets no job queue.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: discard})
@@ -63,32 +56,26 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 	var whole, wrapped []time.Duration
 	for i := range o.samples {
 		id := random()
-		mcpCall := func() (time.Duration, error) {
-			t := time.Now()
-			err := c.call(getSession(id))
-			return time.Since(t), err
-		}
-		read := func() (time.Duration, error) {
-			t := time.Now()
-			_, err := store.SessionView(ctx, id, 5) // get_session previews five queued messages
-			return time.Since(t), err
-		}
-		first, second := mcpCall, read
-		if i%2 == 1 {
-			first, second = read, mcpCall
-		}
-		d1, err := first()
-		if err != nil {
-			return err
-		}
-		d2, err := second()
-		if err != nil {
-			return err
+		steps := []struct {
+			took *[]time.Duration
+			run  func() error
+		}{
+			{&whole, func() error { return c.call(getSession(id)) }},
+			{&wrapped, func() error {
+				_, err := store.SessionView(ctx, id, 5) // get_session previews five queued messages
+				return err
+			}},
 		}
 		if i%2 == 1 {
-			d1, d2 = d2, d1
+			slices.Reverse(steps)
 		}
-		whole, wrapped = append(whole, d1), append(wrapped, d2)
+		for _, s := range steps {
+			t := time.Now()
+			if err := s.run(); err != nil {
+				return err
+			}
+			*s.took = append(*s.took, time.Since(t))
+		}
 	}
 	report(out, "MCP get_session, random session", whole)
 	report(out, "  the read it wraps, same sessions, each first in half the samples", wrapped)

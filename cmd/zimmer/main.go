@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -29,9 +28,6 @@ import (
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
 )
-
-// serviceGCPercent is the collector's target for serve and worker when GOGC is unset.
-const serviceGCPercent = 400
 
 const usage = `usage: zimmer <command>
 
@@ -103,13 +99,10 @@ func run(ctx context.Context, cmd string, getenv func(string) string, stderr io.
 	}
 }
 
-// tuneGC sets serve's and worker's collector target unless GOGC does. Their live heap is a few
-// megabytes, so at Go's default (100) a collection runs every few requests; at 400 it runs a
-// quarter as often for a heap still in the tens of megabytes (GET /sessions/:id on the bench
-// fleet: p90 0.1–0.4 ms lower).
+// tuneGC runs the long-running commands, serve and worker, at the service collector target.
 func tuneGC(cmd string, getenv func(string) string) {
-	if getenv("GOGC") == "" && (cmd == "serve" || cmd == "worker") {
-		debug.SetGCPercent(serviceGCPercent)
+	if cmd == "serve" || cmd == "worker" {
+		config.TuneGC(getenv)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zimmerhq/zimmer/config"
 	"github.com/zimmerhq/zimmer/graph/graphtest"
 	"github.com/zimmerhq/zimmer/roster"
 )
@@ -150,8 +151,8 @@ func TestTheServicesCollectLessOftenUnlessGOGCSaysOtherwise(t *testing.T) {
 		name, cmd, gogc string
 		want            int
 	}{
-		{"serve", "serve", "", serviceGCPercent},
-		{"worker", "worker", "", serviceGCPercent},
+		{"serve", "serve", "", config.ServiceGCPercent},
+		{"worker", "worker", "", config.ServiceGCPercent},
 		{"serve with GOGC set", "serve", "50", 100},
 		{"migrate, a one-off", "migrate", "", 100},
 	} {
