@@ -93,9 +93,15 @@ func (r Record) count(o Origin) int {
 // hierarchy's sessions, users the roster, adminKey ZIMMER_ADMIN_USER. It is pure so every
 // surface sees the same record.
 func Gather(sess *session.Session, h *lineage.Hierarchy, msgs []roster.Message, users []roster.User, adminKey string) Record {
-	labels := make(map[int64]string, len(h.Nodes))
+	// Only the sessions a message was said in need a label; most hierarchies have few or none.
+	labels := make(map[int64]string, len(msgs))
+	for _, m := range msgs {
+		labels[m.SessionID] = ""
+	}
 	for _, n := range h.Nodes {
-		labels[n.ID] = rootLabel(n) + " · " + titleLabel(n)
+		if _, said := labels[n.ID]; said {
+			labels[n.ID] = rootLabel(n) + " · " + titleLabel(n)
+		}
 	}
 	byKey := make(map[string]roster.User, len(users))
 	for _, u := range users {
@@ -112,7 +118,7 @@ func Gather(sess *session.Session, h *lineage.Hierarchy, msgs []roster.Message, 
 		if m.SessionID == h.SessionID {
 			e.Origin = Here
 		}
-		if l, ok := labels[m.SessionID]; ok {
+		if l := labels[m.SessionID]; l != "" {
 			e.SessionLabel = l
 		}
 		if u, ok := byKey[m.Author]; ok {

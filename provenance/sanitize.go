@@ -30,8 +30,16 @@ func NeutralizeTags(s string) string {
 // OneLine makes an untrusted value safe inside a single line or attribute: it can never start a
 // line, so it can never open a bullet, heading or tag.
 func OneLine(s string) string {
-	return oneLine.Replace(NeutralizeTags(s))
+	for i := range len(s) {
+		if oneLineBytes[s[i]] {
+			return oneLine.Replace(NeutralizeTags(s))
+		}
+	}
+	return s // most values (every id, status and title of a hierarchy) need nothing
 }
+
+// oneLineBytes are the bytes OneLine replaces; a tag starts with one of them too.
+var oneLineBytes = [256]bool{'<': true, '>': true, '"': true, '\n': true, '\r': true}
 
 // Fenced makes an untrusted value safe inside a ``` fence: no run of backticks can close it.
 func Fenced(s string) string {

@@ -205,5 +205,8 @@ var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s]+@
 // RedactCredentials hides the credentials of every URL in text (a git_root may embed a token),
 // for anything shown or logged: failure messages, the timeline, API responses.
 func RedactCredentials(text string) string {
+	if !strings.Contains(text, "@") { // every credential ends with one; most texts have none
+		return text
+	}
 	return urlCredentials.ReplaceAllString(text, "${1}***@")
 }

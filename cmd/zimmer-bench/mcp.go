@@ -34,7 +34,7 @@ func mcpOverHTTP(ctx context.Context, store *graph.Store, o options, out io.Writ
 	if err != nil {
 		return err
 	}
-	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	discard := serviceLog()
 	// The measured reads never enqueue, so the service gets no job queue.
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Catalog: cat, Log: discard})
 	key := crand.Text()
@@ -164,4 +164,10 @@ func hammer(clients int, d time.Duration, call func(*rand.Rand) error) (int, tim
 		fmt.Printf("  %d requests failed\n", n)
 	}
 	return len(all), time.Since(start), all
+}
+
+// serviceLog is the in-process service's log as the bench runs zimmer serve
+// (ZIMMER_LOG_LEVEL=warn: no line per request), written nowhere.
+func serviceLog() *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -137,7 +136,7 @@ func buildFakeAgent(to string) error {
 // benchWorker serves the API (the injected MCP entries point at it) and runs one worker whose
 // Claude CLI is the fake agent.
 func benchWorker(store *graph.Store, queue *tasks.Queue, cat *catalog.Catalog, dir string) (*orchestrator.Service, func(), error) {
-	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	discard := serviceLog()
 	ops := orchestrator.New(orchestrator.Deps{Store: store, Queue: queue, Catalog: cat, Log: discard, DataDir: filepath.Join(dir, "data")})
 	key := rand.Text()
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Ops: ops, Metrics: metrics.New(), Log: discard, APIKeys: []string{key}}))

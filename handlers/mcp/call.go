@@ -28,20 +28,30 @@ type call struct {
 	self  bool   // reached through the self_session composite only (resolved.self)
 }
 
-// bind wraps a tool variant for mcp-go: arguments are decoded (keeping integer precision) and
-// validated against the variant's schema before the tool runs; whatever the tool returns or
-// fails with becomes a text result, isError when it failed. A handler never returns a Go error
-// to mcp-go, since that would surface as a JSON-RPC -32603 the model never reads.
-func (h *Handler) bind(t resolved) server.ToolHandlerFunc {
+// toolRun is one tool of a scope, ready to call with a tools/call's raw arguments: they are
+// decoded (keeping integer precision) and validated against the variant's schema before the tool
+// runs; whatever the tool returns or fails with is its text, failed when it is an error result.
+// A tool never fails the JSON-RPC request, since a -32603 is an error the model never reads.
+type toolRun func(ctx context.Context, rawArgs json.RawMessage) (text string, failed bool)
+
+func (h *Handler) runner(t resolved) toolRun {
 	name, v, self := t.def.name, t.variant, t.self
-	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	return func(ctx context.Context, rawArgs json.RawMessage) (string, bool) {
 		start := time.Now()
-		text, failed := h.invoke(ctx, name, v, self, req)
+		text, failed := h.invoke(ctx, name, v, self, rawArgs)
 		outcome := outcomeOK
 		if failed {
 			outcome = outcomeToolError
 		}
 		h.observe(name, outcome, time.Since(start))
+		return text, failed
+	}
+}
+
+// bind serves a tool to mcp-go, which answers the calls a plain one does not cover.
+func bind(run toolRun) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		text, failed := run(ctx, req.Params.RawArguments)
 		if failed {
 			return mcpgo.NewToolResultError(text), nil
 		}
@@ -50,8 +60,8 @@ func (h *Handler) bind(t resolved) server.ToolHandlerFunc {
 }
 
 // invoke runs one call and returns its text and whether it is an error result.
-func (h *Handler) invoke(ctx context.Context, name string, v *variant, self bool, req mcpgo.CallToolRequest) (text string, failed bool) {
-	a, err := decodeArgs(req.Params.RawArguments)
+func (h *Handler) invoke(ctx context.Context, name string, v *variant, self bool, rawArgs json.RawMessage) (text string, failed bool) {
+	a, err := decodeArgs(rawArgs)
 	if err != nil {
 		return err.Error(), true
 	}

@@ -1,7 +1,8 @@
 // Package mcp is Zimmer's own MCP endpoint, POST /mcp: a stateless streamable-HTTP server (plain
 // JSON responses, no Mcp-Session-Id, no SSE) whose tools call the orchestrator in-process, the
-// same operations REST calls. mcp-go owns the JSON-RPC framing and version negotiation (a plain
-// tools/call and tools/list skip only its HTTP transport: see callTool and writeResult); this
+// same operations REST calls. mcp-go owns the JSON-RPC framing and version negotiation, except
+// for the two requests nearly every call is, answered here as it would: tools/list from a list
+// encoded once, and a plain tools/call (a name and arguments, nothing else; see callTool); this
 // package owns who may call (the API key, checked by the caller's middleware), what a connection
 // may see (the scoped tool list from its URL), argument validation with readable messages, and
 // the tools themselves, one file each.
@@ -17,7 +18,6 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/zimmerhq/zimmer/metrics"
 	"github.com/zimmerhq/zimmer/orchestrator"
@@ -94,7 +94,7 @@ func (h *Handler) serve(c *gin.Context) {
 	}
 	ctx := withConn(c.Request.Context(), &conn{scope: scope, baseURL: baseURL(c.Request)})
 	if env.plainCall() {
-		callTool(ctx, c, srv, env.ID, body)
+		callTool(ctx, c, srv.tools[env.Params.Name], env.ID, env.Params.Arguments)
 		return
 	}
 	req := c.Request.WithContext(ctx)
@@ -102,27 +102,22 @@ func (h *Handler) serve(c *gin.Context) {
 	srv.http.ServeHTTP(noFlush{c.Writer}, req)
 }
 
-// callTool answers a plain tools/call through the MCP server's own dispatch (parameters, hooks,
-// the tool's handler) without its HTTP transport, which for a stateless call that cannot stream
-// only makes a session nobody uses and encodes the page twice (encoding/json compacts again
-// whatever a Marshaler returns): about a sixth of what get_session adds to the read it wraps.
-// The answer is the transport's: 200 and the JSON-RPC response, result or error.
-func callTool(ctx context.Context, c *gin.Context, srv *scopedServer, id json.RawMessage, body []byte) {
-	resp := srv.mcp.HandleMessage(ctx, body)
-	if r, ok := resp.(mcpgo.JSONRPCResponse); ok {
-		if m, ok := r.Result.(json.Marshaler); ok {
-			if result, err := m.MarshalJSON(); err == nil {
-				writeResult(c, id, result)
-				return
-			}
-		}
+// callTool answers a plain tools/call without mcp-go, whose dispatch parses the request four
+// times over, wraps it in contexts, spans and logs a stateless call has no use for, and encodes
+// the page through a map: about a fifth of what get_session adds to the read it wraps. The
+// answer is the one mcp-go gives (TestAToolCallAnswersTheSameWithOrWithoutTheTransport holds
+// the two to it): 200 and a result of one text content, isError when the tool failed.
+func callTool(ctx context.Context, c *gin.Context, run toolRun, id, rawArgs json.RawMessage) {
+	text, failed := run(ctx, rawArgs)
+	quoted, _ := json.Marshal(text) // a string always encodes (invalid UTF-8 as U+FFFD, as mcp-go's)
+	result := make([]byte, 0, len(quoted)+64)
+	result = append(result, `{"content":[{"type":"text","text":`...)
+	result = append(result, quoted...)
+	result = append(result, "}]"...)
+	if failed {
+		result = append(result, `,"isError":true`...)
 	}
-	out, err := json.Marshal(resp)
-	if err != nil {
-		writeRPCError(c, id, &rpcError{status: http.StatusInternalServerError, code: codeInternalError, message: "Internal error: the answer does not encode"})
-		return
-	}
-	c.Data(http.StatusOK, "application/json", out)
+	writeResult(c, id, append(result, '}'))
 }
 
 // precheck answers the JSON-RPC errors a model never sees: a method this server does not

@@ -19,7 +19,7 @@ func (d *doc) heading(level int, text string) {
 	if d.Len() > 0 && !strings.HasSuffix(d.Builder.String(), "\n\n") {
 		d.WriteString("\n")
 	}
-	d.WriteString(strings.Repeat("#", level))
+	d.WriteString("######"[:level])
 	d.WriteByte(' ')
 	d.WriteString(text)
 	d.WriteString("\n\n")
@@ -32,8 +32,22 @@ func (d *doc) line(s string) {
 }
 
 func (d *doc) linef(format string, a ...any) { d.line(fmt.Sprintf(format, a...)) }
-func (d *doc) field(label string, value any) { d.linef("- **%s:** %v", label, value) }
-func (d *doc) blank()                        { d.WriteString("\n") }
+
+// field writes `- **label:** value`, value as %v would show it; a page has dozens, so without
+// a format string to parse.
+func (d *doc) field(label string, value any) {
+	d.WriteString("- **")
+	d.WriteString(label)
+	d.WriteString(":** ")
+	if s, ok := value.(string); ok {
+		d.WriteString(s)
+	} else {
+		fmt.Fprint(&d.Builder, value)
+	}
+	d.WriteByte('\n')
+}
+
+func (d *doc) blank() { d.WriteString("\n") }
 func (d *doc) optField(label string, v string) {
 	if v != "" {
 		d.field(label, v)

@@ -23,15 +23,14 @@ const maxCachedScopes = 256
 
 // scopedServer is one prebuilt mcp-go server carrying exactly one scope's tools.
 type scopedServer struct {
-	mcp   *server.MCPServer
 	http  *server.StreamableHTTPServer
-	tools map[string]bool
+	tools map[string]toolRun
 	// list is the encoded tools/list result. It never changes for a scope, and encoding ~25
 	// schemas is most of what answering tools/list costs, so it is encoded once.
 	list json.RawMessage
 }
 
-func (s *scopedServer) has(name string) bool { return s.tools[name] }
+func (s *scopedServer) has(name string) bool { return s.tools[name] != nil }
 
 // servers caches a server per normalized group list (the list, in order, after dropping unknown
 // and repeated names), so each scope's tool set is computed and its schemas encoded once.
@@ -67,7 +66,7 @@ func (s *servers) get(groups []string) *scopedServer {
 // wrapped in validation, error mapping and metrics.
 func (h *Handler) build(groups []string) *scopedServer {
 	tools := h.registry.resolve(groups)
-	out := &scopedServer{tools: map[string]bool{}}
+	out := &scopedServer{tools: map[string]toolRun{}}
 	mcpSrv := server.NewMCPServer("zimmer", serverVersion,
 		server.WithTitle("Zimmer"),
 		server.WithToolCapabilities(false), // a stateless connection has nobody to tell about changes
@@ -78,9 +77,10 @@ func (h *Handler) build(groups []string) *scopedServer {
 	entries := make([]server.ServerTool, 0, len(tools))
 	listed := make([]mcpgo.Tool, 0, len(tools))
 	for _, t := range tools {
-		out.tools[t.def.name] = true
+		run := h.runner(t)
+		out.tools[t.def.name] = run
 		tool := h.describe(t)
-		entries = append(entries, server.ServerTool{Tool: tool, Handler: h.bind(t)})
+		entries = append(entries, server.ServerTool{Tool: tool, Handler: bind(run)})
 		listed = append(listed, tool)
 	}
 	mcpSrv.AddTools(entries...)
@@ -89,7 +89,6 @@ func (h *Handler) build(groups []string) *scopedServer {
 		panic(fmt.Sprintf("mcp: the tool list does not encode: %v", err)) // static data: found by the tests
 	}
 	out.list = list
-	out.mcp = mcpSrv
 	out.http = server.NewStreamableHTTPServer(mcpSrv,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),

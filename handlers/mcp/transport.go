@@ -29,7 +29,6 @@ const (
 	codeInvalidRequest = -32600
 	codeMethodNotFound = -32601
 	codeInvalidParams  = -32602
-	codeInternalError  = -32603
 )
 
 // rpcError is a transport-level rejection: the HTTP status and the JSON-RPC error it carries.
@@ -44,19 +43,46 @@ func (e *rpcError) Error() string { return e.message }
 
 // envelope is the part of a JSON-RPC request the transport looks at.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		Name   string          `json:"name"`
-		Cursor string          `json:"cursor"`
-		Meta   json.RawMessage `json:"_meta"`
-	} `json:"params"`
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  params          `json:"params"`
 }
 
-// plainCall is a tools/call with an id and without _meta (where a progress token or a newer
-// protocol's version would ride): one the MCP server can answer outside its HTTP transport.
+// params are a request's parameters as far as the transport reads them. plain says they are
+// a name and, at most, arguments: nothing (_meta with a progress token or a newer protocol's
+// version, a task, a multi-round-trip state) that only mcp-go knows how to read.
+type params struct {
+	Name      string
+	Cursor    string
+	Arguments json.RawMessage
+	plain     bool
+}
+
+func (p *params) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	var known struct {
+		Name      string          `json:"name"`
+		Cursor    string          `json:"cursor"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(data, &known); err != nil {
+		return err
+	}
+	_, named := fields["name"]
+	delete(fields, "name")
+	delete(fields, "arguments")
+	*p = params{Name: known.Name, Cursor: known.Cursor, Arguments: known.Arguments, plain: named && len(fields) == 0}
+	return nil
+}
+
+// plainCall is a JSON-RPC 2.0 tools/call with an id and plain params: one this package answers
+// itself, exactly as mcp-go would (see callTool).
 func (e *envelope) plainCall() bool {
-	return e.Method == "tools/call" && len(e.ID) > 0 && string(e.ID) != "null" && len(e.Params.Meta) == 0
+	return e.JSONRPC == "2.0" && e.Method == "tools/call" && len(e.ID) > 0 && string(e.ID) != "null" && e.Params.plain
 }
 
 // methods is what this server answers; anything else is -32601 before it reaches mcp-go, which
@@ -74,7 +100,7 @@ func readRequest(r *http.Request) ([]byte, *envelope, *rpcError) {
 		return nil, nil, &rpcError{status: http.StatusNotAcceptable, code: codeInvalidRequest,
 			message: "Not Acceptable: Accept header must include application/json"}
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSONMediaType(ct) {
 		return nil, nil, &rpcError{status: http.StatusUnsupportedMediaType, code: codeInvalidRequest,
 			message: "Unsupported Media Type: Content-Type must be application/json"}
 	}
@@ -101,7 +127,14 @@ func readBounded(r *http.Request) ([]byte, *rpcError) {
 	if r.ContentLength > MaxBodyBytes {
 		return nil, errTooLarge
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	var body []byte
+	var err error
+	if r.ContentLength >= 0 { // declared: read exactly that, without growing a buffer to find it
+		body = make([]byte, r.ContentLength)
+		_, err = io.ReadFull(r.Body, body)
+	} else {
+		body, err = io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	}
 	if err != nil {
 		return nil, &rpcError{status: http.StatusBadRequest, code: codeParseError, message: "Parse error: could not read the request body"}
 	}
@@ -115,25 +148,38 @@ func readBounded(r *http.Request) ([]byte, *rpcError) {
 // allowed since 2025-11-25.
 func parseEnvelope(body []byte) (*envelope, *rpcError) {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if !json.Valid(trimmed) {
-		return nil, &rpcError{status: http.StatusBadRequest, code: codeParseError, message: "Parse error: Invalid JSON"}
-	}
 	if len(trimmed) == 0 || trimmed[0] != '{' {
+		if !json.Valid(trimmed) {
+			return nil, errParse
+		}
 		return nil, &rpcError{status: http.StatusBadRequest, code: codeInvalidRequest,
 			message: "Invalid Request: JSON-RPC body must be a single request object"}
 	}
 	env := &envelope{}
 	if err := json.Unmarshal(trimmed, env); err != nil {
+		// Unmarshal checks the whole body is JSON before it decodes any of it.
+		if _, invalid := err.(*json.SyntaxError); invalid {
+			return nil, errParse
+		}
 		// Valid JSON of the wrong shape (say, a numeric method): mcp-go reports it precisely.
 		return &envelope{}, nil
 	}
 	return env, nil
 }
 
+var errParse = &rpcError{status: http.StatusBadRequest, code: codeParseError, message: "Parse error: Invalid JSON"}
+
+// isJSONMediaType is the Content-Type check for anything but the plain "application/json":
+// parameters such as a charset are allowed.
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
+
 // acceptsJSON is the Accept check: application/json or */* among the offered types.
 func acceptsJSON(values []string) bool {
 	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
+		for part := range strings.SplitSeq(v, ",") {
 			mt, _, _ := strings.Cut(part, ";")
 			switch strings.ToLower(strings.TrimSpace(mt)) {
 			case "application/json", "*/*", "application/*":

@@ -201,9 +201,10 @@ func TestScopingIsReadFromTheURLNeverTheBody(t *testing.T) {
 	}
 }
 
-// A tools/call with an id and no _meta is answered by the MCP server without its HTTP
-// transport; with a _meta it goes through the transport. Either way the client gets the same
-// answer: the same status, content type and JSON-RPC body, result or error.
+// A plain tools/call (an id, and params of a name and arguments only) is answered by the endpoint
+// itself; with a _meta, or any other parameter, it goes through mcp-go and its HTTP transport.
+// Either way the client gets the same answer: the same status, content type and JSON-RPC body,
+// result or error.
 func TestAToolCallAnswersTheSameWithOrWithoutTheTransport(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
@@ -216,6 +217,9 @@ func TestAToolCallAnswersTheSameWithOrWithoutTheTransport(t *testing.T) {
 		{"a result", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID}}, `"content"`},
 		{"a tool error", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID + 1_000_000}}, `"isError":true`},
 		{"malformed arguments", map[string]any{"name": "get_session", "arguments": "not an object"}, `"isError":true`},
+		{"no arguments", map[string]any{"name": "get_session"}, `"isError":true`},
+		{"null arguments", map[string]any{"name": "get_session", "arguments": nil}, `"isError":true`},
+		{"a parameter beyond name and arguments", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID}, "extra": 1}, `"content"`},
 		{"malformed parameters", map[string]any{"name": "get_session", "arguments": map[string]any{"id": s.ID}, "task": "not an object"}, `"error":{`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
