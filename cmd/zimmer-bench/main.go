@@ -136,7 +136,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	if err := costRollup(ctx, store, f, o.samples, out); err != nil {
 		return err
 	}
-	stats.print(out)
+	stats.print(out, "\nper statement (all measurements above):", "  ")
 	if err := restOverHTTP(ctx, store, stats, o, f, out); err != nil {
 		return err
 	}
@@ -167,13 +167,14 @@ func (s *statementStats) reset() {
 	s.mu.Unlock()
 }
 
-func (s *statementStats) print(out io.Writer) {
+// print writes each statement's timings since the last reset under heading, indented by indent.
+func (s *statementStats) print(out io.Writer, heading, indent string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fmt.Fprintf(out, "\nper statement (all measurements above):\n")
+	fmt.Fprintf(out, "%s\n", heading)
 	names := slices.Sorted(maps.Keys(s.d))
 	for _, n := range names {
-		report(out, "  "+n, s.d[n])
+		report(out, indent+n, s.d[n])
 	}
 }
 

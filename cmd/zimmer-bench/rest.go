@@ -61,8 +61,7 @@ func restOverHTTP(ctx context.Context, store *graph.Store, stats *statementStats
 		_, err := store.SessionProvenance(ctx, random(r))
 		return err
 	}))
-	fmt.Fprintf(out, "  its statements alone (driver round trip each):\n")
-	stats.print(out)
+	stats.print(out, "  its statements alone (driver round trip each):", "    ")
 	return nil
 }
 
