@@ -1,7 +1,7 @@
 // Command fakeagent stands in for the Claude Code, Codex and Pi CLIs in the runner's tests and
 // the load check. It accepts each CLI's flags as the runner passes them, prints a plausible
-// JSONL transcript in that CLI's format (with usage objects), and acts on instruction lines in
-// its prompt:
+// JSONL transcript in that CLI's format (with usage objects), and, in a turn (not in a one-shot
+// question), acts on instruction lines in its prompt:
 //
 //	CALL <tool> <json args>   call the tool on an MCP server from its own config file
 //	                          (.mcp.json / --mcp-config, or .codex/config.toml)
@@ -65,6 +65,12 @@ import (
 type invocation struct {
 	runtime, prompt, sessionID, configPath, model string
 	resume                                        bool
+	// oneShot: a question asked without leave to act (Claude without
+	// --dangerously-skip-permissions, Codex in a read-only sandbox, Pi without --approve), as
+	// the runner asks for a title or a status summary. It only answers: the instruction lines
+	// its prompt quotes (a session's own script, in a title or summary prompt) are not run, so
+	// a session scripted to sleep does not hold the inference lane for as long.
+	oneShot bool
 }
 
 func main() {
@@ -78,6 +84,9 @@ func main() {
 	out.start()
 	code := 0
 	lines := strings.Split(inv.prompt, "\n")
+	if inv.oneShot {
+		lines = nil
+	}
 	if overflowed, err := os.ReadFile(overflowMarker); err == nil && string(overflowed) != inv.sessionID {
 		_ = os.WriteFile(compactedMarker, nil, 0o600) // a new conversation starts with room
 	}
@@ -122,7 +131,9 @@ func probe(args []string) (code int, probed bool) {
 }
 
 func parse(args []string) invocation {
-	inv := invocation{runtime: "claude_code"}
+	inv := invocation{runtime: "claude_code", oneShot: !slices.ContainsFunc(args, func(a string) bool {
+		return a == "--dangerously-skip-permissions" || a == "--dangerously-bypass-approvals-and-sandbox" || a == "--approve"
+	})}
 	switch {
 	case len(args) > 0 && args[0] == "exec":
 		inv.runtime = "codex"
