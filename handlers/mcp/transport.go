@@ -59,6 +59,8 @@ type params struct {
 	plain     bool
 }
 
+// UnmarshalJSON reads the known fields as mcp-go does (encoding/json matches keys regardless of
+// case, so "Name" names the tool for it too); the map of every key says whether that is all.
 func (p *params) UnmarshalJSON(data []byte) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {

@@ -83,9 +83,9 @@ func main() {
 	signal.Notify(out.term, syscall.SIGTERM)
 	out.start()
 	code := 0
-	lines := strings.Split(inv.prompt, "\n")
-	if inv.oneShot {
-		lines = nil
+	var lines []string
+	if !inv.oneShot {
+		lines = strings.Split(inv.prompt, "\n")
 	}
 	if overflowed, err := os.ReadFile(overflowMarker); err == nil && string(overflowed) != inv.sessionID {
 		_ = os.WriteFile(compactedMarker, nil, 0o600) // a new conversation starts with room
